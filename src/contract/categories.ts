@@ -1,0 +1,59 @@
+/**
+ * The 38 budget categories, in contract order. This list is the single source of truth: response
+ * schemas, OpenAPI, CSV column names and every Float64Array index in the engine derive from it.
+ */
+export const CATEGORIES = [
+  'food_home',
+  'food_out',
+  'alcoholic_beverages',
+  'mortgage_and_rent',
+  'home_maintenance_and_repairs',
+  'other_lodging',
+  'natural_gas',
+  'electricity',
+  'heating_fuels_other',
+  'residential_phone_service',
+  'cellular_phone_service',
+  'water_and_public_services',
+  'household_operations',
+  'housekeeping_supplies',
+  'furniture_and_appliances',
+  'clothing_items_and_services',
+  'vehicle_purchase_and_lease',
+  'gasoline',
+  'vehicle_maintenance_and_repairs',
+  'vehicle_insurance',
+  'public_and_other_transportation',
+  'health_insurance',
+  'medical_services',
+  'prescription_drugs',
+  'medical_supplies',
+  'fees_and_admissions',
+  'media_hardware_and_services',
+  'pets',
+  'toys_and_hobbies',
+  'personal_care',
+  'reading',
+  'education',
+  'tobacco_and_smoking',
+  'miscellaneous',
+  'cash_contributions',
+  'life_and_personal_insurance',
+  'savings',
+  'other_debt_payments',
+] as const;
+
+export type Category = (typeof CATEGORIES)[number];
+
+export const CATEGORY_COUNT = CATEGORIES.length;
+
+/** Index of each category in CATEGORIES, for engine code that works on Float64Array(38). */
+export const CATEGORY_INDEX: Readonly<Record<Category, number>> = Object.freeze(
+  Object.fromEntries(CATEGORIES.map((c, i) => [c, i])) as Record<Category, number>,
+);
+
+export const SAVINGS_INDEX = CATEGORY_INDEX.savings;
+export const OTHER_DEBT_INDEX = CATEGORY_INDEX.other_debt_payments;
+
+/** A record with one value per category, e.g. a budget or a model in a response body. */
+export type CategoryRecord<T = number> = Record<Category, T>;

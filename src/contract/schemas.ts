@@ -1,0 +1,96 @@
+/**
+ * Request and response schemas, defined once. Types, runtime validation (src/contract/validate.ts),
+ * the OpenAPI document and CSV columns are all derived from these.
+ */
+import Type, { type Static, type TSchema } from 'typebox';
+import { CATEGORIES, type Category } from './categories.js';
+import { LIMITS } from './limits.js';
+
+const money = (description: string) =>
+  Type.Number({ minimum: 0, maximum: LIMITS.amountMax, description });
+
+export const ZIP_PATTERN = '^[0-9]{5}(-[0-9]{4})?$';
+
+export const Demographics = Type.Object(
+  {
+    age: Type.Optional(
+      Type.Integer({ minimum: LIMITS.ageMin, maximum: LIMITS.ageMax, description: 'Age of the reference person, years.' }),
+    ),
+    gross_annual_income: Type.Optional(money('Household income before taxes, annual.')),
+    household_members: Type.Optional(
+      Type.Integer({
+        minimum: LIMITS.householdMin,
+        maximum: LIMITS.householdMax,
+        description: 'Number of people in the household.',
+      }),
+    ),
+    is_homeowner: Type.Optional(Type.Boolean({ description: 'Whether the household owns its home.' })),
+    net_annual_income: Type.Number({
+      exclusiveMinimum: 0,
+      maximum: LIMITS.amountMax,
+      description: 'Household take-home pay, annual (after taxes, Social Security and pension contributions).',
+    }),
+    zip: Type.String({ pattern: ZIP_PATTERN, description: '5-digit ZIP code, or ZIP+4 (normalised to 5 digits).' }),
+  },
+  { additionalProperties: false },
+);
+
+const categoryProperties = <T extends TSchema>(make: (c: Category) => T) =>
+  Object.fromEntries(CATEGORIES.map((c) => [c, make(c)])) as Record<Category, T>;
+
+/** Fixed expenses the caller already knows: any subset of the categories, annual amounts. */
+export const GivenBudget = Type.Object(
+  categoryProperties((c) => Type.Optional(money(`Fixed annual amount for ${c}; 0 means fixed at zero.`))),
+  { additionalProperties: false },
+);
+
+export const OperationRequest = Type.Object(
+  { demographics: Demographics, budget: Type.Optional(GivenBudget) },
+  { additionalProperties: false },
+);
+
+const wholeAmounts = (what: string) =>
+  Type.Object(
+    categoryProperties((c) => Type.Integer({ minimum: 0, description: `${what}: ${c}, annual, whole dollars.` })),
+    { additionalProperties: false },
+  );
+
+export const BudgetResponse = Type.Object({ budget: wholeAmounts('Budget') }, { additionalProperties: false });
+export const ModelResponse = Type.Object(
+  { model: wholeAmounts('Expected spending of similar households') },
+  { additionalProperties: false },
+);
+
+export const PSA_KEY = 'Predicted Saving Ability';
+export const SAVINGS_SCORE_KEY = 'SAViNGS';
+export const DEFAULT_SCORE_KEY = 'OUTLAY';
+
+/** The score response; its main key is configurable (default OUTLAY) for callers migrating from other services. */
+export const scoreResponseSchema = (scoreKey: string = DEFAULT_SCORE_KEY) =>
+  Type.Object(
+    {
+      [PSA_KEY]: Type.String({ pattern: '^-?[0-9]+$', description: 'Monthly predicted saving ability, whole dollars.' }),
+      [scoreKey]: Type.String({ pattern: '^[0-9]{1,3}\\.[0-9]$', description: 'Cash-flow score 0.0–100.0.' }),
+      [SAVINGS_SCORE_KEY]: Type.String({
+        pattern: '^[0-9]{1,3}\\.[0-9]$',
+        description: 'Score with the requested savings counted as a fixed expense, 0.0–100.0.',
+      }),
+    },
+    { additionalProperties: false },
+  );
+
+export const ErrorItem = Type.Object({ path: Type.String(), message: Type.String() }, { additionalProperties: false });
+export const InvalidRequestBody = Type.Object(
+  { message: Type.Literal('Invalid request body'), errors: Type.Array(ErrorItem) },
+  { additionalProperties: false },
+);
+export const ErrorMessage = Type.Object({ message: Type.String() });
+
+export type Demographics = Static<typeof Demographics>;
+export type GivenBudget = Static<typeof GivenBudget>;
+export type OperationRequest = Static<typeof OperationRequest>;
+export type BudgetResponse = Static<typeof BudgetResponse>;
+export type ModelResponse = Static<typeof ModelResponse>;
+export type ScoreResponse = Record<string, string>;
+export type ErrorItem = Static<typeof ErrorItem>;
+export type InvalidRequestBody = Static<typeof InvalidRequestBody>;

@@ -1,0 +1,85 @@
+/**
+ * Strict validation of an operation request against the schema, with errors as `{path, message}`
+ * (path = JSON Pointer into the body). No coercion: "50000" is not a number, 12345 is not a ZIP.
+ */
+import { Compile } from 'typebox/compile';
+import type { ErrorItem, InvalidRequestBody, OperationRequest } from './schemas.js';
+import { OperationRequest as OperationRequestSchema, ZIP_PATTERN } from './schemas.js';
+
+const compiled = Compile(OperationRequestSchema);
+
+export const INVALID_REQUEST_MESSAGE = 'Invalid request body' as const;
+
+/** A request that passed validation, with its ZIP normalised to 5 digits. */
+export type ValidRequest = OperationRequest & { readonly __valid: true };
+
+export type Validation = { ok: true; request: ValidRequest } | { ok: false; error: InvalidRequestBody };
+
+interface RawError {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+  message: string;
+}
+
+const escapePointer = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
+
+function describe(e: RawError): ErrorItem[] {
+  switch (e.keyword) {
+    case 'additionalProperties':
+      return ((e.params.additionalProperties as string[]) ?? []).map((key) => ({
+        path: `${e.instancePath}/${escapePointer(key)}`,
+        message: 'is not an allowed field',
+      }));
+    case 'required':
+      return ((e.params.requiredProperties as string[]) ?? []).map((key) => ({
+        path: `${e.instancePath}/${escapePointer(key)}`,
+        message: 'is required',
+      }));
+    case 'pattern':
+      return [
+        {
+          path: e.instancePath,
+          message: e.params.pattern === ZIP_PATTERN ? 'must be a 5-digit ZIP code or ZIP+4 (12345 or 12345-6789)' : e.message,
+        },
+      ];
+    case 'boolean':
+      // TypeBox reports each unknown field twice (here as "schema is false"); the additionalProperties case names it.
+      return [];
+    default:
+      return [{ path: e.instancePath, message: e.message }];
+  }
+}
+
+/** Deduplicated, deterministic list of errors for a body that failed the schema. */
+function errorsOf(body: unknown): ErrorItem[] {
+  const seen = new Set<string>();
+  const out: ErrorItem[] = [];
+  for (const raw of compiled.Errors(body) as Iterable<RawError>) {
+    for (const item of describe(raw)) {
+      const key = `${item.path}\u0000${item.message}`;
+      if (!seen.has(key)) {
+        seen.add(key);
+        out.push(item);
+      }
+    }
+  }
+  return out;
+}
+
+export const invalidRequest = (errors: ErrorItem[]): InvalidRequestBody => ({
+  message: INVALID_REQUEST_MESSAGE,
+  errors,
+});
+
+/** Validate an already-parsed JSON body. */
+export function validateRequest(body: unknown): Validation {
+  if (!compiled.Check(body)) {
+    const errors = errorsOf(body);
+    return { ok: false, error: invalidRequest(errors.length > 0 ? errors : [{ path: '', message: 'must be an object' }]) };
+  }
+  const request = body as OperationRequest;
+  const zip = request.demographics.zip;
+  const normalised = zip.length === 5 ? request : { ...request, demographics: { ...request.demographics, zip: zip.slice(0, 5) } };
+  return { ok: true, request: normalised as ValidRequest };
+}

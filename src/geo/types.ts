@@ -1,0 +1,30 @@
+/** What a ZIP resolves to. `level` says how precise the match was; callers report it (never guessed silently). */
+export type GeoLevel = 'zip' | 'zip3' | 'state' | 'national';
+
+export type CensusRegion = 'northeast' | 'midwest' | 'south' | 'west';
+
+/** BEA Regional Price Parity components (US = 100). */
+export interface PriceParities {
+  readonly all: number;
+  readonly goods: number;
+  readonly housing: number;
+  readonly utilities: number;
+  readonly other: number;
+}
+
+export interface Geography {
+  readonly level: GeoLevel;
+  /** USPS state abbreviation, null only at national level. */
+  readonly state: string | null;
+  /** 5-digit CBSA code (metro or micro), null when the area is outside any CBSA or unknown. */
+  readonly cbsa: string | null;
+  readonly region: CensusRegion | null;
+  /** True when the ZIP is in a metropolitan area (RUCA 1–3, or county in a metro CBSA at coarser levels). */
+  readonly urban: boolean | null;
+  readonly rpp: PriceParities;
+}
+
+export interface GeoResolver {
+  /** `zip5` is a validated 5-digit string. Never throws: unknown ZIPs fall back to coarser levels. */
+  resolve(zip5: string): Geography;
+}
