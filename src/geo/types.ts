@@ -3,6 +3,13 @@ export type GeoLevel = 'zip' | 'zip3' | 'state' | 'national';
 
 export type CensusRegion = 'northeast' | 'midwest' | 'south' | 'west';
 
+/**
+ * Which BEA table the price parities came from: the metro area's MARPP; else the state's SARPP (micro
+ * and rural areas, whose own level BEA does not publish); else the national index, US = 100 (Puerto Rico,
+ * territories, military mail and unknown prefixes, for which BEA publishes no RPP).
+ */
+export type RppScope = 'metro' | 'state' | 'national';
+
 /** BEA Regional Price Parity components (US = 100). */
 export interface PriceParities {
   readonly all: number;
@@ -22,6 +29,7 @@ export interface Geography {
   /** True when the ZIP is in a metropolitan area (RUCA 1–3, or county in a metro CBSA at coarser levels). */
   readonly urban: boolean | null;
   readonly rpp: PriceParities;
+  readonly rppScope: RppScope;
 }
 
 export interface GeoResolver {

@@ -1,11 +1,6 @@
-import type { CommandModule } from 'yargs';
+import { oneOffCommand } from '../one-off.js';
 
-// Placeholder wired into the CLI so that helpers can build in parallel; replaced by the real command.
-export const budgetCommand: CommandModule = {
-  command: 'budget',
-  describe: 'budget (not built yet)',
-  handler: () => {
-    process.stderr.write('outlay budget: not built yet\n');
-    process.exitCode = 1;
-  },
-};
+export const budgetCommand = oneOffCommand(
+  'budget',
+  'Print the annual budget for one request (JSON from --json, a file or stdin), as POST /budgets/generate would',
+);

@@ -1,11 +1,30 @@
 import type { CommandModule } from 'yargs';
+import { runMerge } from '../../../jobs/merge/merge-job.js';
 
-// Placeholder wired into the CLI so that helpers can build in parallel; replaced by the real command.
-export const mergeCommand: CommandModule = {
-  command: 'merge',
-  describe: 'merge (not built yet)',
-  handler: () => {
-    process.stderr.write('outlay merge: not built yet\n');
-    process.exitCode = 1;
+interface MergeArgs {
+  summaries: string[];
+  out: string;
+  name: string | undefined;
+}
+
+export const mergeCommand: CommandModule<object, MergeArgs> = {
+  command: 'merge <summaries..>',
+  describe: 'Combine the summary.json files of the shards of one run (--shard I/N) into one summary and report',
+  builder: (yargs) =>
+    yargs
+      .positional('summaries', { type: 'string', array: true, demandOption: true, describe: 'shard summary files' })
+      .option('out', { type: 'string', default: 'out', describe: 'output directory' })
+      .option('name', {
+        type: 'string',
+        describe: 'output base name: writes <name>.summary.json and <name>.report.html (default: the input file name)',
+      })
+      .example('$0 merge shards/*/households.summary.json --out out', 'merge every shard of one run'),
+  handler: async (args) => {
+    const result = await runMerge({ summaries: args.summaries, outDir: args.out, name: args.name });
+    const { counts } = result.summary;
+    process.stdout.write(
+      `Merged ${result.summary.meta.merged_shards} shard summaries: ${counts.rows_in} rows in, ${counts.rows_scored} scored, ${counts.rows_rejected} rejected\n` +
+        `  ${result.summaryPath}\n  ${result.reportPath}\n`,
+    );
   },
 };

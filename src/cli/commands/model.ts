@@ -1,11 +1,6 @@
-import type { CommandModule } from 'yargs';
+import { oneOffCommand } from '../one-off.js';
 
-// Placeholder wired into the CLI so that helpers can build in parallel; replaced by the real command.
-export const modelCommand: CommandModule = {
-  command: 'model',
-  describe: 'model (not built yet)',
-  handler: () => {
-    process.stderr.write('outlay model: not built yet\n');
-    process.exitCode = 1;
-  },
-};
+export const modelCommand = oneOffCommand(
+  'model',
+  'Print the behavioral model for one request (JSON from --json, a file or stdin), as POST /demographics/models/generate would',
+);

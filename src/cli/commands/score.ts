@@ -1,11 +1,134 @@
-import type { CommandModule } from 'yargs';
+/**
+ * `outlay score`: the batch job over a CSV/Arrow file (jobs/score), or — given `--json` or a `.json`
+ * request file — the one-off score of a single request, as POST /scores/generate would answer it.
+ * Exit codes: 0 every row scored, 3 finished with rejects, 1 failure (nothing written under final names);
+ * one-off: 0, or 2 for an invalid request.
+ */
+import { readFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { pino } from 'pino';
+import type { Argv, CommandModule, InferredOptionTypes } from 'yargs';
+import { DEFAULT_ENGINE_MODULE, loadEngineFrom } from '../../../jobs/score/engine-spec.js';
+import { runScoreJob, type Shard } from '../../../jobs/score/job.js';
+import type { OutputLayout } from '../../../jobs/score/layout.js';
+import { InProcessScorer } from '../../../jobs/score/local-scorer.js';
+import { RemoteScorer } from '../../../jobs/score/remote-scorer.js';
+import type { BatchScorer } from '../../../jobs/score/scorer.js';
+import { WorkerPool } from '../../../jobs/score/worker-pool.js';
+import { loadGeoResolver } from '../../geo/load.js';
+import { RemoteClient } from '../../remote/client.js';
+import { oneOffOptions, runOneOff } from '../one-off.js';
 
-// Placeholder wired into the CLI so that helpers can build in parallel; replaced by the real command.
-export const scoreCommand: CommandModule = {
-  command: 'score',
-  describe: 'score (not built yet)',
-  handler: () => {
-    process.stderr.write('outlay score: not built yet\n');
-    process.exitCode = 1;
+const scoreOptions = {
+  ...oneOffOptions,
+  out: { type: 'string', default: 'out', describe: 'Output directory' },
+  format: { choices: ['csv', 'arrow'] as const, describe: 'Scored file format (default: the input\'s)' },
+  engine: { choices: ['local', 'remote'] as const, default: 'local' as const, describe: 'Score with the built-in engine or a remote API' },
+  'api-url': { type: 'string', describe: 'Remote API base URL (e.g. https://outlay.example.com), with --engine remote' },
+  'api-key': { type: 'string', describe: 'Remote API key (default: env OUTLAY_API_KEY)' },
+  ca: { type: 'string', describe: 'PEM file of a private CA to trust for the remote API' },
+  concurrency: { type: 'number', default: 16, describe: 'Remote requests in flight at most' },
+  timeout: { type: 'number', default: 10_000, describe: 'Remote request timeout, ms' },
+  retries: { type: 'number', default: 6, describe: 'Remote retries per request (network errors, timeouts, 429, 5xx)' },
+  workers: { type: 'number', default: availableParallelism(), describe: 'Worker threads for the local engine (0: main thread)' },
+  shard: { type: 'string', describe: 'Score shard I of N (1-based): the rows whose number r has (r-1) mod N = I-1' },
+  'group-by': { type: 'string', describe: 'Comma-separated input columns to break the summary down by' },
+  map: { type: 'string', describe: 'JSON column map: {"columns": {"theirs": "contract_name"}, "booleans": {"true": ["Y"], "false": ["N"]}}' },
+  resume: { type: 'boolean', default: false, describe: 'Keep checkpoints, and continue an interrupted run from its last one' },
+  progress: { type: 'boolean', describe: 'Progress bar on stderr (default: when stderr is a terminal)' },
+  'log-level': { choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, default: 'info' as const },
+  'batch-rows': { type: 'number', default: 2048, describe: 'Rows per work batch' },
+} as const;
+
+type ScoreArgs = InferredOptionTypes<typeof scoreOptions> & { input?: string | undefined };
+
+export const scoreCommand: CommandModule<object, ScoreArgs> = {
+  command: 'score [input]',
+  describe: 'Score a CSV/Arrow file of households into enriched files, rejects and a PSA report (or one --json request)',
+  builder: (yargs) =>
+    yargs
+      .positional('input', { type: 'string', describe: 'Input .csv or .arrow file, - for CSV on stdin, or a .json request' })
+      .options(scoreOptions) as unknown as Argv<ScoreArgs>,
+  handler: async (argv) => {
+    if (argv.json !== undefined || argv.input?.toLowerCase().endsWith('.json')) {
+      process.exitCode = await runOneOff(
+        'score',
+        { json: argv.json, file: argv.input },
+        { period: argv.period, scoreKey: argv['score-key'] },
+      );
+      return;
+    }
+    process.exitCode = await runBatch(argv);
   },
 };
+
+async function runBatch(argv: ScoreArgs): Promise<number> {
+  if (argv.input === undefined) throw new Error('score: name an input file (.csv, .arrow, or - for CSV on stdin)');
+  const logger = pino({ level: argv['log-level'], base: { command: 'score' } }, pino.destination(2));
+  const scoreKey = argv['score-key'];
+  const result = await runScoreJob({
+    input: argv.input,
+    outDir: argv.out,
+    format: argv.format,
+    shard: argv.shard === undefined ? null : parseShard(argv.shard),
+    groupBy: argv['group-by'] === undefined ? [] : argv['group-by'].split(',').map((name) => name.trim()),
+    mapFile: argv.map,
+    resume: argv.resume,
+    progressBar: argv.progress ?? process.stderr.isTTY === true,
+    batchRows: positiveInteger('--batch-rows', argv['batch-rows']),
+    scoreKey,
+    logger,
+    startScorer: (layout) => startScorer(argv, layout),
+  });
+  const { files } = result;
+  process.stdout.write(
+    `outlay score: ${result.rowsIn} rows in, ${result.rowsScored} scored, ${result.rowsRejected} rejected\n` +
+      `  scored:  ${files.scored}\n  rejects: ${files.rejects}\n  summary: ${files.summary}\n  report:  ${files.report}\n`,
+  );
+  return result.rowsRejected > 0 ? 3 : 0;
+}
+
+async function startScorer(argv: ScoreArgs, layout: OutputLayout): Promise<BatchScorer> {
+  const scoreKey = argv['score-key'];
+  if (argv.engine === 'local') {
+    const engine = { module: DEFAULT_ENGINE_MODULE, options: { scoreKey } };
+    const workers = nonNegativeInteger('--workers', argv.workers);
+    return workers === 0
+      ? new InProcessScorer(await loadEngineFrom(engine), layout)
+      : WorkerPool.start(workers, { engine, layout });
+  }
+  if (argv['api-url'] === undefined) throw new Error('--engine remote needs --api-url');
+  const apiKey = argv['api-key'] ?? process.env.OUTLAY_API_KEY;
+  if (apiKey === undefined || apiKey === '') throw new Error('--engine remote needs --api-key or env OUTLAY_API_KEY');
+  const concurrency = positiveInteger('--concurrency', argv.concurrency);
+  const client = new RemoteClient({
+    baseUrl: argv['api-url'],
+    apiKey,
+    concurrency,
+    timeoutMs: positiveInteger('--timeout', argv.timeout),
+    retry: { retries: nonNegativeInteger('--retries', argv.retries), baseDelayMs: 250, maxDelayMs: 10_000 },
+    ca: argv.ca === undefined ? undefined : await readFile(argv.ca, 'utf8'),
+  });
+  const [geo, modelVersion] = await Promise.all([loadGeoResolver(), client.modelVersion()]);
+  return new RemoteScorer(client, geo, layout, modelVersion ?? 'unknown (remote)', argv['batch-rows'], concurrency);
+}
+
+export function parseShard(text: string): Shard {
+  const match = /^([0-9]+)\/([0-9]+)$/.exec(text);
+  const index = Number(match?.[1]);
+  const count = Number(match?.[2]);
+  if (match === null || count < 1 || index < 1 || index > count) {
+    throw new Error(`--shard ${text}: expected I/N with 1 ≤ I ≤ N (e.g. 1/4)`);
+  }
+  return { index, count };
+}
+
+function positiveInteger(flag: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${flag} must be a whole number ≥ 1, got ${value}`);
+  return value;
+}
+
+function nonNegativeInteger(flag: string, value: number): number {
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${flag} must be a whole number ≥ 0, got ${value}`);
+  return value;
+}

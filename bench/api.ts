@@ -1,0 +1,158 @@
+/**
+ * Figure 3 — the HTTP API against the ceiling of its stack: autocannon (its own process) drives
+ * `outlay serve` with authentication on, and a Fastify route that answers a constant budget with no work.
+ */
+import { availableParallelism } from 'node:os';
+import {
+  createApiKey,
+  ENDPOINTS,
+  keysFileIn,
+  profileServer,
+  REQUEST_BODY,
+  startCeilingServer,
+  startOutlayServer,
+  urlOf,
+} from './lib/api-server.js';
+import { parseBenchArgs } from './lib/args.js';
+import { type LoadResult, runLoad } from './lib/autocannon.js';
+import { formatHotFunctions } from './lib/cpu-profile.js';
+import { perSecond, ratio } from './lib/format.js';
+import { withScratch } from './lib/outlay.js';
+import type { Service } from './lib/process.js';
+import { type Measurement, type TargetCheck, writeResult } from './lib/result.js';
+import { median } from './lib/stats.js';
+
+const args = parseBenchArgs({
+  duration: { full: 10, smoke: 1 },
+  warmup: { full: 3, smoke: 1 },
+  connections: { full: 50, smoke: 10 },
+  runs: { full: 3, smoke: 1 },
+});
+const startedAt = new Date().toISOString();
+const THROUGHPUT_SHARE = 0.85;
+const P99_LIMIT_MS = 5;
+
+interface Subject {
+  readonly name: string;
+  readonly path: string;
+  readonly start: (nodeFlags: readonly string[]) => Promise<Service>;
+}
+
+const result = await withScratch('api', async (dir) => {
+  const keysFile = keysFileIn(dir);
+  const headers = { 'x-api-key': await createApiKey(keysFile) };
+  const ceilingSubject: Subject = {
+    name: 'ceiling (constant budget, Fastify)',
+    path: ENDPOINTS.budgets,
+    start: startCeilingServer,
+  };
+  const endpoints: Subject[] = [
+    {
+      name: 'budgets/generate',
+      path: ENDPOINTS.budgets,
+      start: (flags) => startOutlayServer(keysFile, flags),
+    },
+    { name: 'scores/generate', path: ENDPOINTS.scores, start: (flags) => startOutlayServer(keysFile, flags) },
+  ];
+  const subjects = [ceilingSubject, ...endpoints];
+  const load = (service: Service, path: string, durationSeconds: number) =>
+    runLoad({
+      url: urlOf(service, path),
+      body: REQUEST_BODY,
+      headers,
+      connections: args.connections,
+      durationSeconds,
+    });
+
+  const runs = new Map<Subject, LoadResult[]>(subjects.map((s) => [s, []]));
+  // Each measurement gets a fresh server, warmed up, and the subjects alternate across runs so that any
+  // drift of the machine spreads over all of them.
+  for (let run = 0; run < args.runs; run++) {
+    for (const subject of subjects) {
+      const service = await subject.start([]);
+      try {
+        await load(service, subject.path, args.warmup);
+        const measured = await load(service, subject.path, args.duration);
+        if (measured.failures > 0) throw new Error(`${subject.name}: ${measured.failures} failed requests`);
+        runs.get(subject)!.push(measured);
+      } finally {
+        await service.stop();
+      }
+    }
+  }
+
+  const summary = (subject: Subject) => {
+    const results = runs.get(subject)!;
+    return {
+      rps: median(results.map((r) => r.requestsPerSecond)),
+      p50: median(results.map((r) => r.p50Ms)),
+      p99: median(results.map((r) => r.p99Ms)),
+    };
+  };
+  const ceiling = summary(ceilingSubject);
+  const measurements: Measurement[] = subjects.flatMap((subject) => {
+    const s = summary(subject);
+    return [
+      {
+        name: `${subject.name}: throughput`,
+        value: Math.round(s.rps),
+        unit: 'req/s',
+        detail: `${ratio(s.rps / ceiling.rps)} ceiling`,
+      },
+      { name: `${subject.name}: latency p50`, value: s.p50, unit: 'ms' },
+      { name: `${subject.name}: latency p99`, value: s.p99, unit: 'ms' },
+    ];
+  });
+  const targets: TargetCheck[] = [];
+  const notes = [
+    `Server and autocannon share this machine's ${availableParallelism()} cores, so both throughputs are ` +
+      'lower than on separate machines; the ratio to the ceiling, measured the same way, is what compares.',
+  ];
+  const profiles: string[] = [];
+  for (const subject of endpoints) {
+    const s = summary(subject);
+    const share = s.rps / ceiling.rps;
+    const throughputMet = share >= THROUGHPUT_SHARE;
+    const latencyMet = s.p99 <= P99_LIMIT_MS;
+    targets.push(
+      {
+        name: `${subject.name}: throughput vs ceiling`,
+        target: `≥ ${THROUGHPUT_SHARE * 100}% of ceiling`,
+        measured: `${(share * 100).toFixed(1)}% (${perSecond(s.rps)} vs ${perSecond(ceiling.rps)})`,
+        met: throughputMet,
+      },
+      {
+        name: `${subject.name}: p99 latency`,
+        target: `≤ ${P99_LIMIT_MS} ms`,
+        measured: `${s.p99} ms`,
+        met: latencyMet,
+      },
+    );
+    if (!args.smoke && (args.profile || !throughputMet || !latencyMet)) {
+      const hot = await profileServer(subject.start, (service) => load(service, subject.path, args.duration));
+      profiles.push(formatHotFunctions(`outlay serve under load on ${subject.path}`, hot));
+    }
+  }
+  if (profiles.length > 0) {
+    const hot = await profileServer(ceilingSubject.start, (service) =>
+      load(service, ceilingSubject.path, args.duration),
+    );
+    profiles.push(formatHotFunctions('ceiling server under the same load', hot));
+  }
+  return { measurements, targets, notes: [...notes, ...profiles] };
+});
+
+await writeResult(args.resultsDir, {
+  figure: 'api',
+  title: 'HTTP API against the Fastify ceiling',
+  command: 'node dist/bench/api.js',
+  smoke: args.smoke,
+  startedAt,
+  parameters: {
+    connections: args.connections,
+    durationSeconds: args.duration,
+    warmupSeconds: args.warmup,
+    runs: args.runs,
+  },
+  ...result,
+});

@@ -1,0 +1,37 @@
+import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { DEFAULT_RESULTS_DIR } from './paths.js';
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+export interface CommonArgs {
+  /** Tiny sizes so CI proves the script still runs; numbers from a smoke run mean nothing. */
+  readonly smoke: boolean;
+  readonly resultsDir: string;
+  /** Profile even when every target is met (an unmet target is always profiled outside smoke mode). */
+  readonly profile: boolean;
+}
+
+/**
+ * Parses the options every figure shares plus its own numeric options, each with a full-run and a smoke
+ * default, so that `--smoke` and explicit sizes compose (`--smoke --rows 500`).
+ */
+export function parseBenchArgs<K extends string>(
+  sizes: Readonly<Record<K, { full: number; smoke: number }>>,
+): CommonArgs & Record<K, number> {
+  const options: Options = {
+    smoke: { type: 'boolean', default: false },
+    results: { type: 'string', default: DEFAULT_RESULTS_DIR },
+    profile: { type: 'boolean', default: false },
+  };
+  for (const name of Object.keys(sizes)) options[name] = { type: 'string' };
+  const { values } = parseArgs({ options, strict: true, allowPositionals: false });
+  const smoke = values.smoke === true;
+  const numbers = {} as Record<K, number>;
+  for (const [name, size] of Object.entries(sizes) as [K, { full: number; smoke: number }][]) {
+    const given = values[name];
+    const value = typeof given === 'string' ? Number(given) : smoke ? size.smoke : size.full;
+    if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} must be a positive number`);
+    numbers[name] = value;
+  }
+  return { ...numbers, smoke, resultsDir: String(values.results), profile: values.profile === true };
+}

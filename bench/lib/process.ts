@@ -1,0 +1,166 @@
+/**
+ * Spawning the commands under measurement. Every measured command runs as its own process so that wall
+ * time includes what a user waits for (startup, model load) and peak RSS is the process's own.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { connect, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export interface RunOptions {
+  readonly env?: NodeJS.ProcessEnv;
+  readonly cwd?: string;
+}
+
+export interface RunOutcome {
+  readonly wallMs: number;
+  /** Kernel high-water mark of resident memory, bytes; includes every worker thread of the process. */
+  readonly peakRssBytes: number;
+  readonly exitCode: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+// GNU time reports ru_maxrss from wait4(), exact even for a spike just before exit; polling VmHWM is the
+// fallback for machines without it (the kernel keeps the high-water mark, so only the last poll interval
+// can be missed).
+const GNU_TIME = '/usr/bin/time';
+const OUTPUT_KEPT = 64 * 1024;
+
+export async function runMeasured(command: string, args: readonly string[], options: RunOptions = {}) {
+  if (!existsSync(GNU_TIME)) return runPollingRss(command, args, options);
+  const dir = await mkdtemp(join(tmpdir(), 'outlay-bench-time-'));
+  const rssFile = join(dir, 'maxrss');
+  try {
+    const outcome = await run(GNU_TIME, ['-f', '%M', '-o', rssFile, command, ...args], options);
+    const kib = Number((await readFile(rssFile, 'utf8')).trim().split('\n').pop());
+    return { ...outcome, peakRssBytes: kib * 1024 };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function runPollingRss(command: string, args: readonly string[], options: RunOptions) {
+  let peakRssBytes = 0;
+  const outcome = await run(command, args, options, (child) => {
+    const timer = setInterval(async () => {
+      const hwm = await readVmHwm(child.pid);
+      if (hwm > peakRssBytes) peakRssBytes = hwm;
+    }, 20);
+    child.once('exit', () => clearInterval(timer));
+  });
+  return { ...outcome, peakRssBytes };
+}
+
+async function readVmHwm(pid: number | undefined): Promise<number> {
+  try {
+    const status = await readFile(`/proc/${pid}/status`, 'utf8');
+    const kib = /^VmHWM:\s+(\d+) kB/m.exec(status)?.[1];
+    return kib === undefined ? 0 : Number(kib) * 1024;
+  } catch {
+    return 0; // the process has exited between two polls
+  }
+}
+
+function run(
+  command: string,
+  args: readonly string[],
+  options: RunOptions,
+  onSpawn?: (child: ChildProcess) => void,
+): Promise<Omit<RunOutcome, 'peakRssBytes'>> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      if (stdout.length < OUTPUT_KEPT) stdout += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      if (stderr.length < OUTPUT_KEPT) stderr += chunk;
+    });
+    onSpawn?.(child);
+    child.once('error', reject);
+    child.once('close', (code, signal) => {
+      resolve({ wallMs: performance.now() - started, exitCode: code ?? (signal ? 128 : 1), stdout, stderr });
+    });
+  });
+}
+
+/** Runs a command that must succeed; its output is part of the error so a failing figure says why. */
+export async function runChecked(command: string, args: readonly string[], options: RunOptions = {}) {
+  const outcome = await runMeasured(command, args, options);
+  if (outcome.exitCode !== 0) {
+    throw new Error(
+      `${[command, ...args].join(' ')} exited with ${outcome.exitCode}\n${outcome.stderr}${outcome.stdout}`,
+    );
+  }
+  return outcome;
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  if (address === null || typeof address === 'string') throw new Error('no TCP port');
+  return address.port;
+}
+
+export interface Service {
+  readonly pid: number;
+  readonly port: number;
+  /** SIGTERM and wait, so a server run under --cpu-prof gets to write its profile. */
+  stop(): Promise<void>;
+}
+
+/** Starts a long-running server process and resolves once its port accepts connections. */
+export async function startService(
+  command: string,
+  args: readonly string[],
+  port: number,
+  options: RunOptions = {},
+): Promise<Service> {
+  const child = spawn(command, args, {
+    cwd: options.cwd,
+    env: options.env ?? process.env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    if (stderr.length < OUTPUT_KEPT) stderr += chunk;
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const deadline = Date.now() + 30_000;
+  while (!(await accepts(port))) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`${[command, ...args].join(' ')} did not start listening on ${port}\n${stderr}`);
+    }
+    await sleep(50);
+  }
+  return {
+    pid: child.pid!,
+    port,
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(killer);
+    },
+  };
+}
+
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}

@@ -1,0 +1,52 @@
+/**
+ * The JSON each figure writes to the results directory. `run-all` renders docs/benchmarks.md from these
+ * files only, so a figure can be re-run on its own and the document regenerated without re-running the rest.
+ */
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/** Every figure, in the order run-all runs and documents them; each is bench/<figure>.ts. */
+export const FIGURES = ['engine', 'batch', 'api', 'remote'] as const;
+
+export interface Measurement {
+  readonly name: string;
+  readonly value: number;
+  readonly unit: string;
+  readonly detail?: string;
+}
+
+export interface TargetCheck {
+  readonly name: string;
+  /** The target as the issue states it, e.g. "≤ 1.3 × floor". */
+  readonly target: string;
+  readonly measured: string;
+  readonly met: boolean;
+}
+
+export interface FigureResult {
+  readonly figure: string;
+  readonly title: string;
+  readonly command: string;
+  readonly smoke: boolean;
+  readonly startedAt: string;
+  readonly parameters: Readonly<Record<string, string | number>>;
+  readonly measurements: readonly Measurement[];
+  readonly targets: readonly TargetCheck[];
+  /** What limits an unmet target, profile summaries, caveats about the machine. */
+  readonly notes: readonly string[];
+}
+
+export function resultPath(dir: string, figure: string): string {
+  return join(dir, `${figure}.json`);
+}
+
+export async function writeResult(dir: string, result: FigureResult): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  const path = resultPath(dir, result.figure);
+  await writeFile(path, `${JSON.stringify(result, null, 2)}\n`);
+  return path;
+}
+
+export async function readResult(dir: string, figure: string): Promise<FigureResult> {
+  return JSON.parse(await readFile(resultPath(dir, figure), 'utf8')) as FigureResult;
+}

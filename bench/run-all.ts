@@ -1,0 +1,54 @@
+/**
+ * Runs every figure, each in its own process, then regenerates docs/benchmarks.md from their results.
+ *
+ *   node dist/bench/run-all.js [--smoke] [--only engine,batch] [--render-only] [--results DIR] [--doc FILE]
+ *
+ * A smoke run writes its document beside its results, never over the committed docs/benchmarks.md.
+ */
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { PACKAGE_ROOT } from '../src/paths.js';
+import { describeMachine } from './lib/machine.js';
+import { BENCHMARKS_DOC, benchScript, DEFAULT_RESULTS_DIR } from './lib/paths.js';
+import { runChecked } from './lib/process.js';
+import { renderBenchmarks } from './lib/render.js';
+import { FIGURES, readResult } from './lib/result.js';
+
+const { values } = parseArgs({
+  options: {
+    smoke: { type: 'boolean', default: false },
+    only: { type: 'string' },
+    'render-only': { type: 'boolean', default: false },
+    results: { type: 'string', default: DEFAULT_RESULTS_DIR },
+    doc: { type: 'string' },
+  },
+  strict: true,
+});
+const resultsDir = values.results;
+const doc = values.doc ?? (values.smoke ? join(resultsDir, 'benchmarks.md') : BENCHMARKS_DOC);
+const selected = values.only === undefined ? [...FIGURES] : values.only.split(',');
+for (const figure of selected) {
+  if (!(FIGURES as readonly string[]).includes(figure)) throw new Error(`unknown figure ${figure}`);
+}
+
+if (!values['render-only']) {
+  for (const figure of selected) {
+    process.stderr.write(`bench: ${figure}…\n`);
+    const flags = ['--results', resultsDir, ...(values.smoke ? ['--smoke'] : [])];
+    const { wallMs } = await runChecked(process.execPath, [benchScript(figure), ...flags]);
+    process.stderr.write(`bench: ${figure} done in ${(wallMs / 1000).toFixed(1)} s\n`);
+  }
+}
+
+// The document always shows every figure that has a result, so figures can be re-run one at a time.
+const figures = [];
+for (const figure of FIGURES) {
+  if (!existsSync(join(resultsDir, `${figure}.json`))) continue;
+  const analysisFile = join(PACKAGE_ROOT, 'bench', 'analysis', `${figure}.md`);
+  const analysis = existsSync(analysisFile) ? await readFile(analysisFile, 'utf8') : undefined;
+  figures.push({ result: await readResult(resultsDir, figure), analysis });
+}
+await writeFile(doc, renderBenchmarks(describeMachine(), figures));
+process.stderr.write(`bench: wrote ${doc}\n`);

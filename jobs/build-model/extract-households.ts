@@ -1,0 +1,152 @@
+/**
+ * One row per 2014 Interview CU-quarter (FMLI 141x…151) with the model's inputs and the annualised spending
+ * of each category, summed from MTBI UCC records with the category definitions in ce-categories.ts.
+ *
+ * Weighting follows BLS's months-in-scope method (CE PUMD "Interview mean and SE" sample program):
+ * a record contributes only the reference months that fall in 2014, its population weight is
+ * FINLWT21 × months-in-scope / 12, and its annualised spending is 12 × in-scope spending / months-in-scope.
+ * Then Σ weight × spending / Σ weight is exactly BLS's published 2014 Interview mean.
+ */
+import { join } from 'node:path';
+import { CATEGORIES } from '../../src/contract/categories.js';
+import { CE_CATEGORIES, PENSIONS_STUB_CODE, type SpendingCategory } from './ce-categories.js';
+import type { SourceReader } from './sources.js';
+import { type StubLine, uccsOf } from './stub.js';
+
+export const SURVEY_YEAR = 2014;
+const QUARTER_FILES = ['141x', '142', '143', '144', '151'] as const;
+
+export interface Household {
+  newid: string;
+  weight: number;
+  monthsInScope: number;
+  age: number;
+  members: number;
+  cutenure: number;
+  isHomeowner: boolean;
+  stateFips: string;
+  region: number;
+  urban: boolean;
+  incRank: number;
+  famType: number;
+  grossIncome: number;
+  takeHome: number;
+  /** Annualised spending in CATEGORIES order (savings derived, other_debt_payments 0). */
+  spending: Float64Array;
+}
+
+/** Months of a CU-quarter's three-month recall period that fall in the survey year. */
+export function monthsInScope(interviewYear: number, interviewMonth: number): number {
+  if (interviewYear === SURVEY_YEAR) return interviewMonth <= 3 ? interviewMonth - 1 : 3;
+  return interviewMonth <= 3 ? 4 - interviewMonth : 0;
+}
+
+/** Column index in each household's spending vector for every UCC (or -1: pensions). */
+function uccTargets(stub: readonly StubLine[]): Map<string, number[]> {
+  const targets = new Map<string, number[]>();
+  const add = (ucc: string, target: number) => {
+    const list = targets.get(ucc) ?? [];
+    list.push(target);
+    targets.set(ucc, list);
+  };
+  CATEGORIES.forEach((name, index) => {
+    const def = CE_CATEGORIES[name as SpendingCategory];
+    if (!def) return;
+    const minus = new Set(def.minus?.flatMap((code) => [...uccsOf(stub, code)]) ?? []);
+    const uccs = new Set(def.stub.flatMap((code) => [...uccsOf(stub, code)]));
+    for (const ucc of [...uccs].sort()) if (!minus.has(ucc)) add(ucc, index);
+  });
+  for (const ucc of uccsOf(stub, PENSIONS_STUB_CODE)) add(ucc, PENSIONS_COLUMN);
+  return targets;
+}
+
+const SPENDING_COUNT = CATEGORIES.length;
+/** Pensions & Social Security ride in one extra slot after the categories. */
+const PENSIONS_COLUMN = SPENDING_COUNT;
+const HOUSEKEEPING = CATEGORIES.indexOf('housekeeping_supplies');
+const SAVINGS = CATEGORIES.indexOf('savings');
+
+export interface HouseholdExtractOptions {
+  /**
+   * The Interview collects no housekeeping supplies (Diary-only UCCs), so the extract carries
+   * food at home × this ratio (BLS 2014 integrated housekeeping mean / Interview food-at-home mean).
+   */
+  readonly housekeepingPerFoodHome: number;
+}
+
+export function extractHouseholds(
+  source: SourceReader,
+  ceDir: string,
+  stub: readonly StubLine[],
+  options: HouseholdExtractOptions,
+): Household[] {
+  const targets = uccTargets(stub);
+  const interviewDir = join(ceDir, 'pumd', '2014', 'interview');
+  const households: Household[] = [];
+  for (const quarter of QUARTER_FILES) {
+    const inScope = new Map<string, Float64Array>();
+    const all = new Map<string, Float64Array>();
+    // The Interview-only mean counts every MTBI record (PUBFLAG only marks what the integrated tables take
+    // from the Diary instead); checked against 2014_Interview_Mean_and_SE.csv.
+    const mtbi = source.simpleCsv(join(interviewDir, `mtbi${quarter}.csv.gz`), ['NEWID', 'REF_YR', 'UCC', 'COST']);
+    for (const [newid = '', refYear, ucc = '', costText] of mtbi) {
+      const columns = targets.get(ucc.padStart(6, '0'));
+      if (!columns) continue;
+      const cost = Number(costText);
+      const sums = [all];
+      if (Number(refYear) === SURVEY_YEAR) sums.push(inScope);
+      for (const sum of sums) {
+        let vector = sum.get(newid);
+        if (!vector) {
+          vector = new Float64Array(SPENDING_COUNT + 1);
+          sum.set(newid, vector);
+        }
+        for (const column of columns) vector[column]! += cost;
+      }
+    }
+    for (const row of source.csv(join(interviewDir, `fmli${quarter}.csv.gz`))) {
+      households.push(toHousehold(row, inScope.get(row.NEWID!), all.get(row.NEWID!), options));
+    }
+  }
+  return households;
+}
+
+function toHousehold(
+  row: Record<string, string>,
+  inScope: Float64Array | undefined,
+  all: Float64Array | undefined,
+  options: HouseholdExtractOptions,
+): Household {
+  const months = monthsInScope(Number(row.QINTRVYR), Number(row.QINTRVMO));
+  // Records with no month in 2014 carry zero weight; their spending is the full quarter annualised.
+  const [raw, factor] = months > 0 ? [inScope, 12 / months] : [all, 4];
+  const spending = new Float64Array(SPENDING_COUNT);
+  let pensions = 0;
+  if (raw) {
+    for (let c = 0; c < SPENDING_COUNT; c++) spending[c] = raw[c]! * factor;
+    pensions = raw[PENSIONS_COLUMN]! * factor;
+  }
+  spending[HOUSEKEEPING] = spending[CATEGORIES.indexOf('food_home')]! * options.housekeepingPerFoodHome;
+  const takeHome = Number(row.FINATXEM) - pensions;
+  let spent = 0;
+  for (let c = 0; c < SPENDING_COUNT; c++) spent += spending[c]!;
+  spending[SAVINGS] = Math.max(0, takeHome - spent);
+  const cutenure = Number(row.CUTENURE);
+  return {
+    newid: row.NEWID!,
+    weight: (Number(row.FINLWT21) * months) / 12,
+    monthsInScope: months,
+    age: Number(row.AGE_REF),
+    members: Number(row.FAM_SIZE),
+    cutenure,
+    isHomeowner: cutenure <= 3,
+    stateFips: row.STATE ? row.STATE.padStart(2, '0') : '',
+    region: Number(row.REGION) || 0,
+    urban: row.BLS_URBN === '1',
+    incRank: Number(row.INC_RANK),
+    famType: Number(row.FAM_TYPE),
+    grossIncome: Number(row.FINCBTXM),
+    takeHome,
+    spending,
+  };
+}

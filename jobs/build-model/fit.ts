@@ -1,0 +1,157 @@
+/**
+ * Fits the per-category Poisson pseudo-likelihood models and the tenure-mix logits on the 2014 households
+ * (survey weights; zero-weight records, i.e. no month in 2014, drop out).
+ */
+import { CATEGORIES } from '../../src/contract/categories.js';
+import { RPP_COMPONENTS } from '../../src/model/artifact.js';
+import type { SpendingCategory } from './ce-categories.js';
+import { COLUMNS, type DesignInput, designRow, incomeU, P } from './design.js';
+import type { Household } from './extract-households.js';
+import { fitGlm } from './glm.js';
+import type { PriceComponent } from './published.js';
+
+export const SPENDING = CATEGORIES.slice(0, CATEGORIES.length - 2) as readonly SpendingCategory[];
+
+/** The RPP component each category's price response is keyed to (BEA's goods/services split). */
+export const PRICE_COMPONENT: Readonly<Record<SpendingCategory, PriceComponent>> = Object.fromEntries(
+  SPENDING.map((c) => [
+    c,
+    ['mortgage_and_rent', 'home_maintenance_and_repairs'].includes(c)
+      ? 'housing'
+      : ['natural_gas', 'electricity', 'heating_fuels_other', 'water_and_public_services'].includes(c)
+        ? 'utilities'
+        : [
+              'food_home',
+              'alcoholic_beverages',
+              'housekeeping_supplies',
+              'furniture_and_appliances',
+              'clothing_items_and_services',
+              'vehicle_purchase_and_lease',
+              'gasoline',
+              'prescription_drugs',
+              'medical_supplies',
+              'media_hardware_and_services',
+              'pets',
+              'toys_and_hobbies',
+              'personal_care',
+              'reading',
+              'tobacco_and_smoking',
+            ].includes(c)
+          ? 'goods'
+          : 'other',
+  ]),
+) as Record<SpendingCategory, PriceComponent>;
+
+/** Price elasticities outside this range are not credible from 50 states and are clamped (docs/model.md). */
+export const ELASTICITY_RANGE = [-0.5, 2] as const;
+
+export function tenureClass(h: Household): number {
+  if (!h.isHomeowner) return 0;
+  return h.cutenure === 2 ? 2 : 1;
+}
+
+export interface FittedModel {
+  readonly incomeKnots: number[];
+  /** [category] → β (length P). */
+  readonly beta: Float64Array[];
+  readonly ownerLogit: Float64Array;
+  readonly mortgageLogit: Float64Array;
+  readonly inputs: DesignInput[];
+  readonly weights: Float64Array;
+}
+
+/** Weighted quantiles of u at 5, 27.5, 50, 72.5, 95 % (Harrell's default knot placement for 5 knots). */
+export function incomeKnots(households: readonly Household[]): number[] {
+  const sorted = households
+    .filter((h) => h.weight > 0)
+    .map((h) => ({ u: incomeU(h.takeHome), w: h.weight }))
+    .sort((a, b) => a.u - b.u);
+  const total = sorted.reduce((s, x) => s + x.w, 0);
+  return [0.05, 0.275, 0.5, 0.725, 0.95].map((q) => {
+    let cumulative = 0;
+    for (const x of sorted) {
+      cumulative += x.w;
+      if (cumulative >= q * total) return x.u;
+    }
+    return sorted[sorted.length - 1]!.u;
+  });
+}
+
+export function designInputs(
+  households: readonly Household[],
+  logStatePrice: (h: Household, component: PriceComponent) => number,
+): DesignInput[] {
+  return households.map((h) => ({
+    u: incomeU(h.takeHome),
+    age: h.age,
+    size: h.members,
+    tenure: tenureClass(h),
+    urban: h.urban,
+    region: h.region,
+    logPrice: logStatePrice(h, 'all'),
+  }));
+}
+
+export function fitModel(
+  households: readonly Household[],
+  logStatePrice: (h: Household, component: PriceComponent) => number,
+): FittedModel {
+  const knots = incomeKnots(households);
+  const inputs = designInputs(households, logStatePrice);
+  const rows = households.length;
+  const weights = new Float64Array(rows);
+  let sumW = 0;
+  households.forEach((h, i) => {
+    // Records of unknown region (a few dozen) have no region column to sit in.
+    weights[i] = h.region > 0 ? h.weight : 0;
+    sumW += weights[i]!;
+  });
+  for (let i = 0; i < rows; i++) weights[i] = (weights[i]! * rows) / sumW;
+  const x = new Float64Array(rows * P);
+  const beta: Float64Array[] = [];
+  const y = new Float64Array(rows);
+  for (const category of SPENDING) {
+    const index = CATEGORIES.indexOf(category);
+    const component = PRICE_COMPONENT[category];
+    households.forEach((h, i) => {
+      designRow({ ...inputs[i]!, logPrice: logStatePrice(h, component) }, knots, x, i * P);
+      y[i] = Math.max(0, h.spending[index]!);
+    });
+    const b = fitGlm(x, P, y, weights, 'log');
+    b[COLUMNS.price] = Math.min(Math.max(b[COLUMNS.price]!, ELASTICITY_RANGE[0]), ELASTICITY_RANGE[1]);
+    beta.push(b);
+  }
+  return { incomeKnots: knots, beta, ...tenureLogits(inputs, households, weights), inputs, weights };
+}
+
+/** Logistic terms [1, u, u², a, a², a·u], a = (age − 50)/10 (the layout ModelArtifact.ownerLogit states). */
+export function tenureTerms(u: number, age: number, out: Float64Array, at: number): void {
+  const a = (age - 50) / 10;
+  out[at] = 1;
+  out[at + 1] = u;
+  out[at + 2] = u * u;
+  out[at + 3] = a;
+  out[at + 4] = a * a;
+  out[at + 5] = a * u;
+}
+
+function tenureLogits(inputs: readonly DesignInput[], households: readonly Household[], weights: Float64Array) {
+  const rows = inputs.length;
+  const x = new Float64Array(rows * 6);
+  const owner = new Float64Array(rows);
+  const mortgage = new Float64Array(rows);
+  const ownerWeights = new Float64Array(rows);
+  inputs.forEach((input, i) => {
+    tenureTerms(input.u, input.age, x, i * 6);
+    owner[i] = households[i]!.isHomeowner ? 1 : 0;
+    mortgage[i] = input.tenure === 1 ? 1 : 0;
+    ownerWeights[i] = households[i]!.isHomeowner ? weights[i]! : 0;
+  });
+  return {
+    ownerLogit: fitGlm(x, 6, owner, weights, 'logit'),
+    mortgageLogit: fitGlm(x, 6, mortgage, ownerWeights, 'logit'),
+  };
+}
+
+export const PRICE_COMPONENT_INDEX = (category: SpendingCategory) =>
+  RPP_COMPONENTS.indexOf(PRICE_COMPONENT[category]);

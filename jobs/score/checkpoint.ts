@@ -1,0 +1,92 @@
+/**
+ * Resume support. While a `--resume` job runs, it periodically makes its temporary outputs durable and
+ * records, in `.<name>.checkpoint.json` beside them, how many input rows are fully written and the byte
+ * length of each temporary file at that point. A resumed run cuts the files back to those lengths, skips
+ * those rows (no engine call, no remote request) and appends the rest, so the final files are byte for byte
+ * those of an uninterrupted run. The summary of the rows already written is rebuilt from the scored file
+ * itself (and the reject reasons from the checkpoint), so nothing but the files has to survive a kill.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { readFile, stat, unlink } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { parse } from 'csv-parse';
+import { partialPathOf, writeFileAtomically } from '../../src/io/output-file.js';
+import { buildRequest } from '../../src/io/row-request.js';
+import type { SummaryBuilder } from '../../src/report/summary.js';
+import { type OutputLayout, scoredHeader } from './layout.js';
+
+const CHECKPOINT_VERSION = 1;
+
+export interface Checkpoint {
+  readonly version: number;
+  /** Identifies the input and every option that changes the output; a mismatch means start over. */
+  readonly fingerprint: string;
+  /** Every input row numbered up to this one is written (scored, rejected, or outside the shard). */
+  readonly rowsDone: number;
+  readonly scoredBytes: number;
+  readonly rejectsBytes: number;
+  readonly rejectedByReason: Readonly<Record<string, number>>;
+}
+
+export async function fingerprintOf(input: string, options: Readonly<Record<string, unknown>>): Promise<string> {
+  const file = input === '-' ? null : await stat(input);
+  const identity = { input: input === '-' ? '-' : resolve(input), size: file?.size, mtimeMs: file?.mtimeMs, ...options };
+  return createHash('sha256').update(JSON.stringify(identity)).digest('hex');
+}
+
+export async function readCheckpoint(path: string): Promise<Checkpoint | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const checkpoint = JSON.parse(text) as Checkpoint;
+  return checkpoint.version === CHECKPOINT_VERSION ? checkpoint : undefined;
+}
+
+export async function writeCheckpoint(path: string, checkpoint: Omit<Checkpoint, 'version'>): Promise<void> {
+  await writeFileAtomically(path, JSON.stringify({ version: CHECKPOINT_VERSION, ...checkpoint }));
+}
+
+export async function removeCheckpoint(path: string): Promise<void> {
+  await unlink(path).catch(() => undefined);
+}
+
+/** Feeds the summary with the scored rows already in the temporary scored CSV, up to `bytes`. */
+export async function replayScoredRows(
+  scoredPath: string,
+  bytes: number,
+  layout: OutputLayout,
+  summary: SummaryBuilder,
+): Promise<number> {
+  if (bytes === 0) return 0;
+  const header = scoredHeader(layout);
+  const at = (name: string) => header.indexOf(name);
+  const [psa, score, savings, state] = [
+    at('predicted_saving_ability'),
+    at('outlay_score'),
+    at('savings_score'),
+    at('state'),
+  ];
+  const parser = createReadStream(partialPathOf(scoredPath), { start: 0, end: bytes - 1 }).pipe(
+    parse({ from_line: 2 }),
+  );
+  let rows = 0;
+  for await (const fields of parser as AsyncIterable<string[]>) {
+    const { demographics } = buildRequest(layout.plan, (column) => fields[column]).body;
+    summary.addScored({
+      psa: Number(fields[psa]),
+      score: Number(fields[score]),
+      savingsScore: Number(fields[savings]),
+      state: fields[state] || null,
+      age: demographics.age as number | undefined,
+      netIncome: demographics.net_annual_income as number,
+      householdMembers: demographics.household_members as number | undefined,
+      groups: Object.fromEntries(layout.groups.map((group) => [group.name, fields[group.column] ?? ''])),
+    });
+    rows++;
+  }
+  return rows;
+}

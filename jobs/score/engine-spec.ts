@@ -1,0 +1,18 @@
+/**
+ * How to obtain the local engine, as plain data so each worker thread can load its own copy: a module that
+ * exports `loadEngine(options)` (src/runtime/load-engine.ts; tests substitute a module of their own).
+ */
+import type { Engine } from '../../src/engine/types.js';
+
+export interface EngineSpec {
+  /** URL of the module exporting `loadEngine`. */
+  readonly module: string;
+  readonly options: { readonly modelPath?: string; readonly geoDir?: string; readonly scoreKey: string };
+}
+
+export const DEFAULT_ENGINE_MODULE = new URL('../../src/runtime/load-engine.js', import.meta.url).href;
+
+export async function loadEngineFrom(spec: EngineSpec): Promise<Engine> {
+  const module = (await import(spec.module)) as { loadEngine(options: EngineSpec['options']): Promise<Engine> };
+  return module.loadEngine(spec.options);
+}

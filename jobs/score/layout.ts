@@ -1,0 +1,59 @@
+/**
+ * The shape of the job's output: which input columns there are, which feed cohorts, and the derived columns
+ * appended to every scored row (all derived from CATEGORIES, so a new category needs no change here).
+ */
+import { CATEGORIES } from '../../src/contract/categories.js';
+import type { RequestPlan } from '../../src/io/column-mapping.js';
+
+export const SCORE_COLUMNS = ['predicted_saving_ability', 'outlay_score', 'savings_score'] as const;
+export const GEO_COLUMNS = ['geo_level', 'state', 'cbsa'] as const;
+
+export const DERIVED_COLUMNS: readonly string[] = [
+  ...CATEGORIES.map((c) => `budget_${c}`),
+  ...CATEGORIES.map((c) => `model_${c}`),
+  ...SCORE_COLUMNS,
+  ...GEO_COLUMNS,
+];
+
+export const REJECT_ROW_COLUMN = 'row_number';
+export const REJECT_REASON_COLUMN = 'reject_reason';
+
+export type OutputFormat = 'csv' | 'arrow';
+
+/** Everything a scorer (main thread or worker) needs to turn rows into output; plain data, cloneable. */
+export interface OutputLayout {
+  readonly header: readonly string[];
+  readonly plan: RequestPlan;
+  readonly format: OutputFormat;
+  /** Key of the main score in score responses. */
+  readonly scoreKey: string;
+  /** `--group-by` columns: name and input column index. */
+  readonly groups: readonly { readonly name: string; readonly column: number }[];
+}
+
+export function makeLayout(
+  header: readonly string[],
+  plan: RequestPlan,
+  format: OutputFormat,
+  scoreKey: string,
+  groupBy: readonly string[],
+): OutputLayout {
+  const derived = new Set(DERIVED_COLUMNS);
+  const clash = header.find((name) => derived.has(name));
+  if (clash !== undefined) {
+    throw new Error(`the input already has a column "${clash}", which the scored output adds; rename or drop it`);
+  }
+  const groups = groupBy.map((name) => {
+    const column = header.indexOf(name);
+    if (column < 0) throw new Error(`--group-by ${name}: the input has no such column`);
+    return { name, column };
+  });
+  return { header, plan, format, scoreKey, groups };
+}
+
+export const scoredHeader = (layout: OutputLayout): string[] => [...layout.header, ...DERIVED_COLUMNS];
+export const rejectsHeader = (layout: OutputLayout): string[] => [
+  REJECT_ROW_COLUMN,
+  ...layout.header,
+  REJECT_REASON_COLUMN,
+];

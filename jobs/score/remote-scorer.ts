@@ -1,0 +1,49 @@
+/**
+ * Scores batches through a remote Outlay API. The geography columns are resolved locally with the same
+ * resolver the engine uses, so remote and local runs write identical files.
+ */
+import type { GeoResolver } from '../../src/geo/types.js';
+import type { RemoteClient } from '../../src/remote/client.js';
+import { BatchEncoder, type EncodedBatch } from './encode.js';
+import type { OutputLayout } from './layout.js';
+import type { BatchScorer } from './scorer.js';
+import { type PreparedRow, prepareRow, type WorkBatch } from './work.js';
+
+export class RemoteScorer implements BatchScorer {
+  readonly engineKind = 'remote';
+  readonly parallelBatches: number;
+
+  constructor(
+    private readonly client: RemoteClient,
+    private readonly geo: GeoResolver,
+    private readonly layout: OutputLayout,
+    readonly modelVersion: string,
+    batchRows: number,
+    concurrency: number,
+  ) {
+    // Enough rows queued that the connection slots never idle while a batch is being written.
+    this.parallelBatches = Math.max(2, Math.ceil((2 * concurrency) / batchRows));
+  }
+
+  async score(batch: WorkBatch): Promise<EncodedBatch> {
+    const rows: PreparedRow[] = [];
+    for (let i = 0; i < batch.rowNumbers.length; i++) rows.push(prepareRow(this.layout, batch.cells, i));
+    const outcomes = await Promise.all(rows.map((row) => (row.ok ? this.client.household(row.body) : row)));
+    const encoder = new BatchEncoder(this.layout, batch.seq, batch.cells, batch.rowNumbers);
+    outcomes.forEach((outcome, i) => {
+      if (!outcome.ok) return encoder.add(i, outcome);
+      const { demographics } = (rows[i] as Extract<PreparedRow, { ok: true }>).body;
+      const place = this.geo.resolve((demographics.zip as string).slice(0, 5));
+      encoder.add(i, {
+        ok: true,
+        value: { ...outcome.value, geo: { geo_level: place.level, state: place.state, cbsa: place.cbsa } },
+        demographics,
+      });
+    });
+    return encoder.finish();
+  }
+
+  async close(): Promise<void> {
+    this.client.close();
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * The engine: the three operations of the service contract over a spending model and a geography
+ * resolver. Pure (no I/O); `src/runtime/load-engine.ts` wires it to the shipped artifact.
+ *
+ * Each call validates once, evaluates the model once into preallocated buffers, and builds the response
+ * objects from those buffers. The buffers are reused across calls, which is safe because every operation
+ * is synchronous and the model and resolver never call back into the engine.
+ */
+import { CATEGORY_COUNT, OTHER_DEBT_INDEX } from '../contract/categories.js';
+import { DEFAULT_SCORE_KEY, PSA_KEY, SAVINGS_SCORE_KEY } from '../contract/schemas.js';
+import { type ValidRequest, validateRequest } from '../contract/validate.js';
+import type { Geography, GeoResolver } from '../geo/types.js';
+import type { SpendingModel } from '../model/types.js';
+import { BudgetAllocator } from './budget.js';
+import { readGivenBudget } from './given.js';
+import { categoryRecord, fixedKeyRecord } from './record.js';
+import { roundHalfAwayFromZero } from './rounding.js';
+import { writeScoreValues } from './score.js';
+import type { Engine, EngineConfig } from './types.js';
+
+export interface EngineParts {
+  readonly model: SpendingModel;
+  readonly geo: GeoResolver;
+  readonly config?: Partial<EngineConfig> | undefined;
+}
+
+export function createEngine({ model, geo, config }: EngineParts): Engine {
+  const scoreKey = checkScoreKey(config?.scoreKey ?? DEFAULT_SCORE_KEY);
+  const given = new Float64Array(CATEGORY_COUNT);
+  const isGiven = new Uint8Array(CATEGORY_COUNT);
+  const modeled = new Float64Array(CATEGORY_COUNT);
+  const amounts = new Float64Array(CATEGORY_COUNT);
+  const scoreStrings = ['', '', ''];
+  const allocator = new BudgetAllocator();
+  const scoreRecord = fixedKeyRecord([PSA_KEY, scoreKey, SAVINGS_SCORE_KEY]);
+
+  function evaluate(request: ValidRequest): Geography {
+    readGivenBudget(request.budget, given, isGiven);
+    const geography = geo.resolve(request.demographics.zip);
+    model.predict(request.demographics, geography, modeled);
+    // The contract fixes other debt payments at 0 unless given, whatever the artifact says.
+    modeled[OTHER_DEBT_INDEX] = 0;
+    return geography;
+  }
+
+  function budgetOf(request: ValidRequest) {
+    allocator.allocate(request.demographics.net_annual_income, given, isGiven, modeled, amounts);
+    return categoryRecord(amounts);
+  }
+
+  function modelOf() {
+    for (let i = 0; i < CATEGORY_COUNT; i++) amounts[i] = roundHalfAwayFromZero(modeled[i]!);
+    return categoryRecord(amounts);
+  }
+
+  function scoreOf(request: ValidRequest) {
+    writeScoreValues(request.demographics.net_annual_income, given, isGiven, modeled, scoreStrings);
+    return scoreRecord(scoreStrings);
+  }
+
+  return {
+    modelVersion: model.version,
+    priceYear: model.priceYear,
+    scoreKey,
+    budget(body) {
+      const validation = validateRequest(body);
+      if (!validation.ok) return validation;
+      evaluate(validation.request);
+      return { ok: true, value: { budget: budgetOf(validation.request) } };
+    },
+    // A `budget` in the request is validated but ignored: callers send one body to all three operations.
+    model(body) {
+      const validation = validateRequest(body);
+      if (!validation.ok) return validation;
+      evaluate(validation.request);
+      return { ok: true, value: { model: modelOf() } };
+    },
+    score(body) {
+      const validation = validateRequest(body);
+      if (!validation.ok) return validation;
+      evaluate(validation.request);
+      return { ok: true, value: scoreOf(validation.request) };
+    },
+    household(body) {
+      const validation = validateRequest(body);
+      if (!validation.ok) return validation;
+      const { request } = validation;
+      const geography = evaluate(request);
+      return {
+        ok: true,
+        value: {
+          budget: budgetOf(request),
+          model: modelOf(),
+          score: scoreOf(request),
+          geo: { geo_level: geography.level, state: geography.state, cbsa: geography.cbsa },
+        },
+      };
+    },
+  };
+}
+
+/** The main score key replaces `OUTLAY` in score responses, so it must not collide with the other two keys. */
+function checkScoreKey(key: string): string {
+  if (key.length === 0 || key === PSA_KEY || key === SAVINGS_SCORE_KEY) {
+    throw new Error(`outlay: invalid score key ${JSON.stringify(key)}: it must be non-empty and differ from "${PSA_KEY}" and "${SAVINGS_SCORE_KEY}"`);
+  }
+  return key;
+}

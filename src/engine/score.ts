@@ -1,0 +1,45 @@
+import { CATEGORY_COUNT, SAVINGS_INDEX } from '../contract/categories.js';
+import { formatScoreTenths, roundHalfAwayFromZero, SCORE_TENTHS_MAX } from './rounding.js';
+
+/**
+ * Predicted Saving Ability, monthly, unrounded: what is left of the net income after the given fixed
+ * expenses (savings excepted) and the modeled spending of every category not given (savings excepted),
+ * divided by 12. Given amounts are used exactly as sent; may be negative.
+ */
+export function monthlySavingAbility(
+  netIncome: number,
+  given: Float64Array,
+  isGiven: Uint8Array,
+  modeled: Float64Array,
+): number {
+  let spending = 0;
+  for (let i = 0; i < CATEGORY_COUNT; i++) {
+    if (i !== SAVINGS_INDEX) spending += isGiven[i] === 1 ? given[i]! : modeled[i]!;
+  }
+  return (netIncome - spending) / 12;
+}
+
+/**
+ * A score in tenths of a point: 80 + 100 × (12 × PSA − savings) / net income, clamped to 0–100.
+ * `psa` is the returned, whole-unit monthly PSA, so a caller can recompute the score from the response.
+ * Computed as 800 + 1000 × x / net so that exact halves (e.g. 91.25) stay exact and round away from zero.
+ */
+export function scoreTenths(psa: number, savings: number, netIncome: number): number {
+  const tenths = 800 + (1000 * (12 * psa - savings)) / netIncome;
+  return roundHalfAwayFromZero(Math.min(SCORE_TENTHS_MAX, Math.max(0, tenths)));
+}
+
+/** Writes the score response values in response order: PSA, main score, SAViNGS score. */
+export function writeScoreValues(
+  netIncome: number,
+  given: Float64Array,
+  isGiven: Uint8Array,
+  modeled: Float64Array,
+  into: string[],
+): void {
+  const psa = roundHalfAwayFromZero(monthlySavingAbility(netIncome, given, isGiven, modeled));
+  const savings = isGiven[SAVINGS_INDEX] === 1 ? given[SAVINGS_INDEX]! : 0;
+  into[0] = String(psa);
+  into[1] = formatScoreTenths(scoreTenths(psa, 0, netIncome));
+  into[2] = formatScoreTenths(scoreTenths(psa, savings, netIncome));
+}

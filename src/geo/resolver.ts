@@ -1,0 +1,114 @@
+/**
+ * ZIP → Geography, built once from the parsed extract. Every possible ZIP (00000–99999) is resolved at
+ * build time into a slot of a Uint16Array that points into a frozen array of shared Geography objects,
+ * so `resolve` is an integer parse plus two array reads and allocates nothing.
+ */
+import { type GeoExtract, NATIONAL, type StateRow } from './tables.js';
+import type { Geography, GeoLevel, GeoResolver, PriceParities, RppScope } from './types.js';
+
+const ZIP_SPACE = 100_000;
+/** Slot of the national fallback, for ZIPs whose prefix no table assigns. */
+const NATIONAL_SLOT = 0;
+
+/** 0–99999 for a 5-digit string, else -1. */
+function zipNumber(zip5: string): number {
+  if (zip5.length !== 5) return -1;
+  let value = 0;
+  for (let i = 0; i < 5; i++) {
+    const digit = zip5.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return -1;
+    value = value * 10 + digit;
+  }
+  return value;
+}
+
+interface Place {
+  readonly level: GeoLevel;
+  readonly state: string | null;
+  readonly cbsa: string | null;
+  readonly urban: boolean | null;
+}
+
+/** Builds each distinct Geography once; identical places share one frozen object. */
+class GeographyInterner {
+  readonly geographies: Geography[] = [];
+  private readonly slots = new Map<string, number>();
+  private readonly frozenRpps = new Map<PriceParities, PriceParities>();
+  private readonly states: Map<string, StateRow>;
+  private readonly national: StateRow;
+  private readonly metroRpps: Map<string, PriceParities>;
+
+  constructor(data: GeoExtract) {
+    this.states = new Map(data.states.map((row) => [row.state, row]));
+    const national = this.states.get(NATIONAL.state);
+    if (national === undefined) throw new Error('geo extract: states table has no national (US) row');
+    this.national = national;
+    this.metroRpps = new Map(data.cbsas.flatMap((row) => (row.rpp === null ? [] : [[row.cbsa, row.rpp]])));
+    this.slot({ level: 'national', state: null, cbsa: null, urban: null });
+  }
+
+  slot(place: Place): number {
+    const key = `${place.level}|${place.state}|${place.cbsa}|${place.urban}`;
+    let slot = this.slots.get(key);
+    if (slot === undefined) {
+      slot = this.geographies.push(this.geography(place)) - 1;
+      this.slots.set(key, slot);
+    }
+    return slot;
+  }
+
+  private geography({ level, state, cbsa, urban }: Place): Geography {
+    const stateRow = state === null ? undefined : this.states.get(state);
+    const metroRpp = cbsa === null ? undefined : this.metroRpps.get(cbsa);
+    const [rpp, rppScope]: [PriceParities, RppScope] = metroRpp
+      ? [metroRpp, 'metro']
+      : stateRow
+        ? [stateRow.rpp, 'state']
+        : [this.national.rpp, 'national'];
+    return Object.freeze({
+      level,
+      state,
+      cbsa,
+      region: stateRow?.region ?? null,
+      urban,
+      rpp: this.frozen(rpp),
+      rppScope,
+    });
+  }
+
+  private frozen(rpp: PriceParities): PriceParities {
+    let shared = this.frozenRpps.get(rpp);
+    if (shared === undefined) {
+      shared = Object.freeze({ ...rpp });
+      this.frozenRpps.set(rpp, shared);
+    }
+    return shared;
+  }
+}
+
+export function buildGeoResolver(data: GeoExtract): GeoResolver {
+  const interner = new GeographyInterner(data);
+  const slotOfZip = new Uint16Array(ZIP_SPACE).fill(NATIONAL_SLOT);
+  // Coarse to fine, each level overwriting the one before: prefix state, then exact-ZIP state, then ZIP row.
+  for (const { prefix, state } of data.zip3States) {
+    const first = Number(prefix) * 100;
+    slotOfZip.fill(interner.slot({ level: 'zip3', state, cbsa: null, urban: null }), first, first + 100);
+  }
+  for (const { prefix, state } of data.zip5States) {
+    slotOfZip[Number(prefix)] = interner.slot({ level: 'state', state, cbsa: null, urban: null });
+  }
+  for (const { zip, state, cbsa, urban } of data.zips) {
+    slotOfZip[Number(zip)] = interner.slot({ level: 'zip', state, cbsa, urban });
+  }
+  if (interner.geographies.length > 0xffff)
+    throw new Error('geo: too many distinct geographies for a Uint16 index');
+  const geographies = Object.freeze(interner.geographies);
+  const national = geographies[NATIONAL_SLOT]!;
+
+  return {
+    resolve(zip5: string): Geography {
+      const zip = zipNumber(zip5);
+      return zip < 0 ? national : geographies[slotOfZip[zip]!]!;
+    },
+  };
+}

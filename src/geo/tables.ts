@@ -1,0 +1,196 @@
+/**
+ * The geography extract (data/geo/): file names, columns and the tab-separated text format shared by the
+ * writer (jobs/extract/geo.ts) and the reader (src/geo/load.ts). Tab-separated because no value contains
+ * a tab, so there is no quoting, each row is one greppable and diffable line, and reading is a plain split.
+ */
+import type { CensusRegion, PriceParities } from './types.js';
+
+export const GEO_FILES = {
+  zips: 'zips.tsv',
+  zip3States: 'zip3_states.tsv',
+  zip5States: 'zip5_states.tsv',
+  states: 'states.tsv',
+  cbsas: 'cbsas.tsv',
+  provenance: 'provenance.json',
+} as const;
+
+/** The dataset that placed a ZIP (its state and county), in the order they are tried. */
+export type ZipSource = 'hud' | 'ruca' | 'geonames' | 'simplemaps';
+
+export interface ZipRow {
+  readonly zip: string;
+  readonly state: string;
+  /** 5-digit county FIPS with the largest share of the ZIP's residents, null when no source knows it. */
+  readonly county: string | null;
+  /** CBSA (2020 delineation) of that county, metro or micro; null outside any CBSA. */
+  readonly cbsa: string | null;
+  /** USDA primary RUCA 2020 code (1–10), null when the ZIP is not in RUCA. */
+  readonly ruca: number | null;
+  /** RUCA ≤ 3, else (no RUCA) the county's NCHS 2013 class ≤ 4 (metro); null when neither is known. */
+  readonly urban: boolean | null;
+  readonly source: ZipSource;
+}
+
+export interface PrefixStateRow {
+  /** 3-digit prefix (zip3_states.tsv) or full 5-digit ZIP (zip5_states.tsv). */
+  readonly prefix: string;
+  readonly state: string;
+}
+
+/** One state or DC, plus the United States itself (fips 00, state US, no region). */
+export interface StateRow {
+  /** 2-digit state FIPS. */
+  readonly fips: string;
+  readonly state: string;
+  readonly name: string;
+  readonly region: CensusRegion | null;
+  readonly division: string | null;
+  /**
+   * BEA SARPP 2023. Only "all items" is 100 for the US: BEA states each component relative to the US
+   * all-items level, so the US row's components (goods 99.505, housing 100.742, …) are the national values.
+   */
+  readonly rpp: PriceParities;
+}
+
+/** USPS code and FIPS of the national row of states.tsv. */
+export const NATIONAL = { state: 'US', fips: '00' } as const;
+
+export type CbsaKind = 'metro' | 'micro';
+
+export interface CbsaRow {
+  readonly cbsa: string;
+  readonly kind: CbsaKind;
+  readonly title: string;
+  /** BEA MARPP 2023; null for micropolitan areas and the metros BEA does not publish (Puerto Rico). */
+  readonly rpp: PriceParities | null;
+}
+
+/** Everything the resolver and the state table need, parsed. */
+export interface GeoExtract {
+  readonly zips: readonly ZipRow[];
+  readonly zip3States: readonly PrefixStateRow[];
+  readonly zip5States: readonly PrefixStateRow[];
+  readonly states: readonly StateRow[];
+  readonly cbsas: readonly CbsaRow[];
+}
+
+/** How one row type is written to and read from its columns (null is written as an empty cell). */
+export interface TableCodec<Row> {
+  readonly columns: readonly string[];
+  toCells(row: Row): readonly (string | number | boolean | null)[];
+  fromCells(cells: readonly string[]): Row;
+}
+
+const RPP_COLUMNS = ['rpp_all', 'rpp_goods', 'rpp_housing', 'rpp_utilities', 'rpp_other'] as const;
+
+const rppCells = (rpp: PriceParities | null) =>
+  rpp === null ? [null, null, null, null, null] : [rpp.all, rpp.goods, rpp.housing, rpp.utilities, rpp.other];
+
+function cellAt(cells: readonly string[], index: number): string {
+  const cell = cells[index];
+  if (cell === undefined) throw new Error(`geo extract: missing column ${index + 1}`);
+  return cell;
+}
+
+function missing(what: string): never {
+  throw new Error(`geo extract: missing ${what}`);
+}
+
+const orNull = (cell: string) => (cell === '' ? null : cell);
+
+function numberCell(cell: string): number {
+  const value = Number(cell);
+  if (cell === '' || !Number.isFinite(value)) throw new Error(`geo extract: not a number: "${cell}"`);
+  return value;
+}
+
+function rppFromCells(cells: readonly string[], first: number): PriceParities | null {
+  if (cellAt(cells, first) === '') return null;
+  const component = (offset: number) => numberCell(cellAt(cells, first + offset));
+  return {
+    all: component(0),
+    goods: component(1),
+    housing: component(2),
+    utilities: component(3),
+    other: component(4),
+  };
+}
+
+function booleanCell(cell: string): boolean | null {
+  if (cell === '') return null;
+  if (cell === '1' || cell === '0') return cell === '1';
+  throw new Error(`geo extract: not a 0/1 flag: "${cell}"`);
+}
+
+export const ZIP_TABLE: TableCodec<ZipRow> = {
+  columns: ['zip', 'state', 'county', 'cbsa', 'ruca', 'urban', 'source'],
+  toCells: (r) => [r.zip, r.state, r.county, r.cbsa, r.ruca, r.urban, r.source],
+  fromCells: (c) => ({
+    zip: cellAt(c, 0),
+    state: cellAt(c, 1),
+    county: orNull(cellAt(c, 2)),
+    cbsa: orNull(cellAt(c, 3)),
+    ruca: cellAt(c, 4) === '' ? null : numberCell(cellAt(c, 4)),
+    urban: booleanCell(cellAt(c, 5)),
+    source: cellAt(c, 6) as ZipSource,
+  }),
+};
+
+const prefixTable = (prefixColumn: string): TableCodec<PrefixStateRow> => ({
+  columns: [prefixColumn, 'state'],
+  toCells: (r) => [r.prefix, r.state],
+  fromCells: (c) => ({ prefix: cellAt(c, 0), state: cellAt(c, 1) }),
+});
+
+export const ZIP3_STATE_TABLE = prefixTable('zip3');
+export const ZIP5_STATE_TABLE = prefixTable('zip5');
+
+export const STATE_TABLE: TableCodec<StateRow> = {
+  columns: ['fips', 'state', 'name', 'region', 'division', ...RPP_COLUMNS],
+  toCells: (r) => [r.fips, r.state, r.name, r.region, r.division, ...rppCells(r.rpp)],
+  fromCells: (c) => ({
+    fips: cellAt(c, 0),
+    state: cellAt(c, 1),
+    name: cellAt(c, 2),
+    region: orNull(cellAt(c, 3)) as CensusRegion | null,
+    division: orNull(cellAt(c, 4)),
+    rpp: rppFromCells(c, 5) ?? missing(`state ${cellAt(c, 1)} price parities`),
+  }),
+};
+
+export const CBSA_TABLE: TableCodec<CbsaRow> = {
+  columns: ['cbsa', 'kind', 'title', ...RPP_COLUMNS],
+  toCells: (r) => [r.cbsa, r.kind, r.title, ...rppCells(r.rpp)],
+  fromCells: (c) => ({
+    cbsa: cellAt(c, 0),
+    kind: cellAt(c, 1) as CbsaKind,
+    title: cellAt(c, 2),
+    rpp: rppFromCells(c, 3),
+  }),
+};
+
+function formatCell(value: string | number | boolean | null): string {
+  if (value === null) return '';
+  if (typeof value === 'boolean') return value ? '1' : '0';
+  const text = String(value);
+  if (/[\t\n\r]/.test(text))
+    throw new Error(`geo extract: value contains a tab or newline: ${JSON.stringify(text)}`);
+  return text;
+}
+
+/** Header line plus one LF-terminated line per row: the same rows always give the same bytes. */
+export function formatTable<Row>(table: TableCodec<Row>, rows: readonly Row[]): string {
+  const lines = [table.columns.join('\t')];
+  for (const row of rows) lines.push(table.toCells(row).map(formatCell).join('\t'));
+  return `${lines.join('\n')}\n`;
+}
+
+export function parseTable<Row>(table: TableCodec<Row>, text: string, fileName: string): Row[] {
+  const lines = text.split('\n');
+  if (lines.pop() !== '') throw new Error(`geo extract ${fileName}: does not end with a newline`);
+  const header = lines.shift();
+  if (header !== table.columns.join('\t')) {
+    throw new Error(`geo extract ${fileName}: expected columns ${table.columns.join(',')}, got ${header}`);
+  }
+  return lines.map((line) => table.fromCells(line.split('\t')));
+}

@@ -1,0 +1,125 @@
+/**
+ * An output file that appears under its final name only when complete. Bytes go to a hidden temporary
+ * file beside the target (`.<name>.partial`: a dotfile with a suffix no reader treats as output), which is
+ * fsync'd and renamed over the final name by `commit()`. A killed or failed run therefore never leaves a
+ * half file that looks finished. The temporary file can be reopened at a committed length to resume.
+ */
+import { type FileHandle, open, rename, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+/** Buffered bytes are written once they pass this size: few syscalls, bounded memory. */
+const FLUSH_BYTES = 1 << 20;
+
+export const partialPathOf = (finalPath: string) => join(dirname(finalPath), `.${basename(finalPath)}.partial`);
+
+export class OutputFile {
+  readonly partialPath: string;
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private writtenBytes: number;
+  private closed = false;
+
+  private constructor(
+    readonly finalPath: string,
+    private readonly handle: FileHandle,
+    startBytes: number,
+  ) {
+    this.partialPath = partialPathOf(finalPath);
+    this.writtenBytes = startBytes;
+  }
+
+  /** Starts a new temporary file, replacing any left by an earlier run. */
+  static async create(finalPath: string): Promise<OutputFile> {
+    return new OutputFile(finalPath, await open(partialPathOf(finalPath), 'w'), 0);
+  }
+
+  /** Reopens the temporary file of an interrupted run, cut back to the length its checkpoint committed. */
+  static async resume(finalPath: string, committedBytes: number): Promise<OutputFile> {
+    const handle = await open(partialPathOf(finalPath), 'r+');
+    const { size } = await handle.stat();
+    if (size < committedBytes) {
+      await handle.close();
+      throw new Error(
+        `cannot resume: ${partialPathOf(finalPath)} has ${size} bytes, the checkpoint says ${committedBytes} were written`,
+      );
+    }
+    await handle.truncate(committedBytes);
+    return new OutputFile(finalPath, handle, committedBytes);
+  }
+
+  /** Bytes written so far, including those still buffered. */
+  get bytes(): number {
+    return this.writtenBytes + this.pendingBytes;
+  }
+
+  async write(data: string | Uint8Array): Promise<void> {
+    const chunk = typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    this.pending.push(chunk);
+    this.pendingBytes += chunk.byteLength;
+    if (this.pendingBytes >= FLUSH_BYTES) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    if (this.pendingBytes === 0) return;
+    const chunk = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending, this.pendingBytes);
+    this.pending = [];
+    const length = this.pendingBytes;
+    this.pendingBytes = 0;
+    let offset = 0;
+    while (offset < length) {
+      const { bytesWritten } = await this.handle.write(chunk, offset, length - offset, this.writtenBytes + offset);
+      offset += bytesWritten;
+    }
+    this.writtenBytes += length;
+  }
+
+  /** Makes every byte written so far durable; returns the durable length (what a checkpoint may record). */
+  async sync(): Promise<number> {
+    await this.flush();
+    await this.handle.sync();
+    return this.writtenBytes;
+  }
+
+  /** Publishes the complete file under its final name. */
+  async commit(): Promise<void> {
+    await this.sync();
+    await this.close();
+    await rename(this.partialPath, this.finalPath);
+    await syncDirectory(dirname(this.finalPath));
+  }
+
+  /** Removes the temporary file of a run that will not be resumed. */
+  async discard(): Promise<void> {
+    await this.close();
+    await unlink(this.partialPath).catch(() => undefined);
+  }
+
+  /** Closes without publishing, keeping the temporary file for a later resume. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.handle.close();
+  }
+}
+
+/** A rename is durable only once the directory entry is synced. */
+export async function syncDirectory(dir: string): Promise<void> {
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Writes a small file (summary, report, checkpoint) atomically: temporary file, fsync, rename. */
+export async function writeFileAtomically(finalPath: string, content: string): Promise<void> {
+  const file = await OutputFile.create(finalPath);
+  try {
+    await file.write(content);
+    await file.commit();
+  } catch (error) {
+    await file.discard();
+    throw error;
+  }
+}

@@ -1,0 +1,126 @@
+/**
+ * The server's view of the keys file: an index from SHA-256 digest to active key, kept current while the
+ * server runs. A change to the file is noticed by fs.watch on its directory (the file itself is replaced
+ * by rename, which a watch on the file would miss) and, as a fallback for filesystems without reliable
+ * events, by polling its stat. A file that fails to load on reload leaves the previous keys in force.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import { type FSWatcher, watch } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
+import type { Logger } from 'pino';
+import { digestApiKey, isWellFormedApiKey } from './api-key.js';
+import { type KeysFile, readKeysFile, type Scope } from './keys-file.js';
+
+export interface ActiveKey {
+  readonly id: string;
+  readonly scopes: ReadonlySet<Scope>;
+  /** Requests per minute, or null for the server's default. */
+  readonly rateLimit: number | null;
+  /** Epoch milliseconds; Infinity when the key never expires. */
+  readonly expiresAt: number;
+  readonly digest: Buffer;
+}
+
+export interface KeyStore {
+  /** The key a request presented, if it is well formed, known, not revoked and not expired at `now`. */
+  authenticate(presented: string, now: number): ActiveKey | undefined;
+  /** Number of active (not revoked) keys. */
+  readonly size: number;
+  close(): void;
+}
+
+export interface KeyStoreOptions {
+  readonly path: string;
+  readonly logger: Logger;
+  /** How often the file's stat is checked when no watch event arrives. */
+  readonly pollIntervalMs?: number;
+}
+
+/** Revoked keys are left out of the index, so they are indistinguishable from unknown ones. */
+export function indexKeys(file: KeysFile): Map<string, ActiveKey> {
+  const index = new Map<string, ActiveKey>();
+  for (const key of file.keys) {
+    if (key.revoked !== null) continue;
+    index.set(key.sha256, {
+      id: key.id,
+      scopes: new Set(key.scopes),
+      rateLimit: key.rateLimit,
+      expiresAt: key.expires === null ? Number.POSITIVE_INFINITY : Date.parse(key.expires),
+      digest: Buffer.from(key.sha256, 'hex'),
+    });
+  }
+  return index;
+}
+
+function lookup(index: Map<string, ActiveKey>, presented: string, now: number): ActiveKey | undefined {
+  if (!isWellFormedApiKey(presented)) return undefined;
+  const digest = digestApiKey(presented);
+  const key = index.get(digest.toString('hex'));
+  // The Map lookup already matched; the constant-time comparison keeps the final decision independent of
+  // how many leading bytes agree, should the index ever be replaced by something that compares prefixes.
+  if (key === undefined || !timingSafeEqual(key.digest, digest) || key.expiresAt <= now) return undefined;
+  return key;
+}
+
+const fileVersion = (s: { mtimeMs: number; size: number; ino: number }) => `${s.ino}:${s.size}:${s.mtimeMs}`;
+
+/** Load the keys file (failing if it cannot be read) and keep following its changes until close(). */
+export async function openKeyStore(options: KeyStoreOptions): Promise<KeyStore> {
+  const { path, logger, pollIntervalMs = 2000 } = options;
+  let version = fileVersion(await stat(path));
+  let index = indexKeys(await readKeysFile(path));
+  let reloading: Promise<void> | undefined;
+  let reloadAgain = false;
+
+  async function reloadIfChanged(): Promise<void> {
+    try {
+      const current = fileVersion(await stat(path));
+      if (current === version) return;
+      const file = await readKeysFile(path);
+      version = current;
+      index = indexKeys(file);
+      logger.info({ keysFile: path, activeKeys: index.size }, 'keys file reloaded');
+    } catch (error) {
+      logger.error({ keysFile: path, err: error }, 'keys file reload failed; keeping the previous keys');
+    }
+  }
+
+  function scheduleReload(): void {
+    if (reloading) {
+      reloadAgain = true;
+      return;
+    }
+    reloading = reloadIfChanged().finally(() => {
+      reloading = undefined;
+      if (reloadAgain) {
+        reloadAgain = false;
+        scheduleReload();
+      }
+    });
+  }
+
+  const fileName = basename(path);
+  let watcher: FSWatcher | undefined;
+  try {
+    watcher = watch(dirname(path), { persistent: false }, (_event, changed) => {
+      if (changed === null || changed === fileName) scheduleReload();
+    });
+    watcher.on('error', (error) => logger.warn({ err: error }, 'keys file watch failed; polling only'));
+  } catch (error) {
+    logger.warn({ err: error }, 'keys file watch unavailable; polling only');
+  }
+  const poll = setInterval(scheduleReload, pollIntervalMs);
+  poll.unref();
+
+  return {
+    authenticate: (presented, now) => lookup(index, presented, now),
+    get size() {
+      return index.size;
+    },
+    close() {
+      clearInterval(poll);
+      watcher?.close();
+    },
+  };
+}

@@ -1,0 +1,182 @@
+/**
+ * Client for a remote service that speaks the Outlay contract (normally `outlay serve`). A household takes
+ * the three operations; each HTTP attempt holds one of `concurrency` slots (p-limit), so at most that many
+ * requests are in flight, and waits between retries hold none. Outcomes:
+ * - 200: the response; 400: the server's field errors (the row is rejected, never retried);
+ * - 429, 5xx, timeouts, network errors: retried with backoff, then reported as a failure with its kind;
+ * - 401/403/404: thrown as RemoteFatalError, since every other row would fail the same way.
+ */
+import pLimit, { type LimitFunction } from 'p-limit';
+import type { BudgetResponse, ErrorItem, ModelResponse, ScoreResponse } from '../contract/schemas.js';
+import { HttpTransport, type HttpResponse, RequestTimeoutError } from './http-transport.js';
+import { backoffDelay, DEFAULT_RETRY_POLICY, type RetryPolicy, retryAfterMs } from './retry-policy.js';
+
+export const OPERATION_PATHS = {
+  budget: '/v1.0/budgets/generate',
+  model: '/v1.0/demographics/models/generate',
+  score: '/v1.0/scores/generate',
+} as const;
+
+export interface RemoteClientOptions {
+  readonly baseUrl: string;
+  readonly apiKey: string;
+  readonly concurrency: number;
+  readonly timeoutMs: number;
+  readonly retry?: RetryPolicy;
+  readonly ca?: string | undefined;
+  /** Told about each retry, for logs. */
+  readonly onRetry?: (event: { path: string; attempt: number; delayMs: number; cause: string }) => void;
+}
+
+export class RemoteFatalError extends Error {}
+
+export type RemoteHousehold = {
+  readonly budget: BudgetResponse['budget'];
+  readonly model: ModelResponse['model'];
+  readonly score: ScoreResponse;
+};
+
+export type RemoteOutcome =
+  | { readonly ok: true; readonly value: RemoteHousehold }
+  | RemoteRejection;
+
+/** A row the remote would not score: its field errors (400), or why it still failed after retries (`reason`). */
+export interface RemoteRejection {
+  readonly ok: false;
+  readonly errors: readonly ErrorItem[];
+  readonly reason?: string;
+}
+
+type CallOutcome = { readonly ok: true; readonly json: unknown } | RemoteRejection;
+
+/** A failure worth another attempt, with its stable kind (for reject reasons) and the server's wait, if any. */
+class Retryable {
+  constructor(
+    readonly kind: string,
+    readonly detail: string,
+    readonly waitMs?: number,
+  ) {}
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export class RemoteClient {
+  private readonly transport: HttpTransport;
+  private readonly limit: LimitFunction;
+  private readonly retry: RetryPolicy;
+
+  constructor(private readonly options: RemoteClientOptions) {
+    let base: URL;
+    try {
+      base = new URL(options.baseUrl);
+    } catch {
+      throw new RemoteFatalError(`--api-url ${options.baseUrl} is not a URL`);
+    }
+    if (base.protocol !== 'http:' && base.protocol !== 'https:') {
+      throw new RemoteFatalError(`--api-url ${options.baseUrl} must be http:// or https://`);
+    }
+    this.transport = new HttpTransport(base, {
+      maxSockets: options.concurrency,
+      timeoutMs: options.timeoutMs,
+      ca: options.ca,
+    });
+    this.limit = pLimit(options.concurrency);
+    this.retry = options.retry ?? DEFAULT_RETRY_POLICY;
+  }
+
+  /** The model version the server reports on /readyz, or undefined if it does not say. */
+  async modelVersion(): Promise<string | undefined> {
+    try {
+      const response = await this.transport.request('GET', '/readyz', {});
+      const json = response.status === 200 ? (JSON.parse(response.body) as { modelVersion?: unknown }) : {};
+      return typeof json.modelVersion === 'string' ? json.modelVersion : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async household(body: unknown): Promise<RemoteOutcome> {
+    const text = JSON.stringify(body);
+    const [budget, model, score] = await Promise.all([
+      this.call(OPERATION_PATHS.budget, text),
+      this.call(OPERATION_PATHS.model, text),
+      this.call(OPERATION_PATHS.score, text),
+    ]);
+    for (const outcome of [budget, model, score]) if (!outcome.ok) return outcome;
+    return {
+      ok: true,
+      value: {
+        budget: (budget as { json: BudgetResponse }).json.budget,
+        model: (model as { json: ModelResponse }).json.model,
+        score: (score as { json: ScoreResponse }).json,
+      },
+    };
+  }
+
+  close(): void {
+    this.transport.close();
+  }
+
+  private async call(path: string, body: string): Promise<CallOutcome> {
+    for (let attempt = 0; ; attempt++) {
+      const outcome = await this.limit(() => this.attempt(path, body));
+      if (!(outcome instanceof Retryable)) return outcome;
+      if (attempt >= this.retry.retries) {
+        return {
+          ok: false,
+          errors: [{ path: '', message: `remote ${path}: ${outcome.detail} (gave up after ${attempt + 1} attempts)` }],
+          reason: `remote: ${outcome.kind} after retries`,
+        };
+      }
+      const delayMs = outcome.waitMs ?? backoffDelay(this.retry, attempt);
+      this.options.onRetry?.({ path, attempt: attempt + 1, delayMs, cause: outcome.detail });
+      await sleep(delayMs);
+    }
+  }
+
+  private async attempt(path: string, body: string): Promise<CallOutcome | Retryable> {
+    let response: HttpResponse;
+    try {
+      response = await this.transport.request('POST', path, { 'x-api-key': this.options.apiKey }, body);
+    } catch (error) {
+      if (error instanceof RequestTimeoutError) return new Retryable('timeout', error.message);
+      const code = (error as NodeJS.ErrnoException).code;
+      return new Retryable('network error', `${code ?? ''} ${error instanceof Error ? error.message : error}`.trim());
+    }
+    return this.interpret(path, response);
+  }
+
+  private interpret(path: string, response: HttpResponse): CallOutcome | Retryable {
+    const { status } = response;
+    const json = parseJson(response.body);
+    const message = typeof json?.message === 'string' ? json.message : response.body.slice(0, 200);
+    if (status === 200 && json !== undefined) return { ok: true, json };
+    if (status === 200) return new Retryable('invalid response', 'HTTP 200 with a body that is not JSON');
+    if (status === 400) {
+      const errors = Array.isArray(json?.errors) ? (json.errors as ErrorItem[]) : [{ path: '', message }];
+      return { ok: false, errors };
+    }
+    if (status === 429 || status >= 500) {
+      const header = response.headers['retry-after'];
+      return new Retryable(status === 429 ? 'HTTP 429' : 'HTTP 5xx', `HTTP ${status} ${message}`, retryAfterMs(header));
+    }
+    if (status === 401 || status === 403) {
+      throw new RemoteFatalError(
+        `the API at ${this.options.baseUrl} refused the API key (HTTP ${status}: ${message}); check --api-key or OUTLAY_API_KEY and the key's scopes`,
+      );
+    }
+    if (status === 404) {
+      throw new RemoteFatalError(`the API at ${this.options.baseUrl} has no ${path} (HTTP 404); check --api-url`);
+    }
+    return { ok: false, errors: [{ path: '', message: `remote ${path}: HTTP ${status} ${message}` }], reason: `remote: HTTP ${status}` };
+  }
+}
+
+function parseJson(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}

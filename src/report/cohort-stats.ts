@@ -1,0 +1,139 @@
+/**
+ * Statistics of one cohort (or of all rows), derived only from its exact count maps. Both a single run and
+ * `outlay merge` go through `cohortStats`, so equal count maps give equal statistics, number for number.
+ */
+import { type CountEntries, CountMap, countBelow, type DistributionFacts, describeEntries, PERCENTILES } from './count-map.js';
+import type { CohortStats, HistogramBin, Percentiles, PsaStatistics, ScoreBand, ScoreStatistics } from './summary-schema.js';
+
+/** Scores are kept as integers: score × 10 (they have exactly one decimal). */
+export const SCORE_SCALE = 10;
+
+/** The exact state of a cohort: everything its statistics are derived from. */
+export class CohortAccumulator {
+  readonly psa = new CountMap();
+  readonly scoreX10 = new CountMap();
+  readonly savingsScoreX10 = new CountMap();
+
+  static fromDistribution(distribution: CohortStats['distribution']): CohortAccumulator {
+    const cohort = new CohortAccumulator();
+    cohort.psa.addAll(CountMap.fromEntries(distribution.psa));
+    cohort.scoreX10.addAll(CountMap.fromEntries(distribution.score_x10));
+    cohort.savingsScoreX10.addAll(CountMap.fromEntries(distribution.savings_score_x10));
+    return cohort;
+  }
+
+  addAll(other: CohortAccumulator): void {
+    this.psa.addAll(other.psa);
+    this.scoreX10.addAll(other.scoreX10);
+    this.savingsScoreX10.addAll(other.savingsScoreX10);
+  }
+}
+
+/** Score bands of the report, on the ×10 scale: <60, 60–70, 70–80, 80–90, ≥90 (each [from, to)). */
+const SCORE_BAND_EDGES_X10 = [600, 700, 800, 900] as const;
+
+/** About this many bins between the 1st and 99th percentiles; the tails go to two open-ended bins. */
+const HISTOGRAM_TARGET_BINS = 20;
+
+export const roundTo = (value: number, decimals: number): number => {
+  const factor = 10 ** decimals;
+  return Math.round(value * factor) / factor;
+};
+
+const meanOf = (sum: bigint, count: number, scale: number): number => roundTo(Number(sum) / count / scale, 2);
+
+function statistics(facts: DistributionFacts | null, scale: number) {
+  if (facts === null) return { mean: null, min: null, max: null, percentiles: null };
+  const percentiles = Object.fromEntries(
+    PERCENTILES.map((p) => [`p${p}`, facts.percentiles[p] / scale]),
+  ) as unknown as Percentiles;
+  return {
+    mean: meanOf(facts.sum, facts.count, scale),
+    min: facts.min / scale,
+    max: facts.max / scale,
+    percentiles,
+  };
+}
+
+/** 1, 2, 5, 10, 20, 50, … : the smallest such width that spans `range` in the target number of bins. */
+function niceBinWidth(range: number): number {
+  for (let magnitude = 1; ; magnitude *= 10) {
+    for (const step of [1, 2, 5]) {
+      if (step * magnitude * HISTOGRAM_TARGET_BINS >= range) return step * magnitude;
+    }
+  }
+}
+
+/**
+ * PSA histogram: equal bins of a round width covering the 1st to 99th percentile, plus an open-ended bin
+ * below and above when values fall there, so one extreme household does not flatten the chart.
+ */
+function psaHistogram(sorted: CountEntries, facts: DistributionFacts | null): HistogramBin[] {
+  if (facts === null) return [];
+  const width = niceBinWidth(facts.percentiles[99] - facts.percentiles[1]);
+  const start = Math.floor(facts.percentiles[1] / width) * width;
+  const end = (Math.floor(facts.percentiles[99] / width) + 1) * width;
+  const inner = (end - start) / width;
+  const counts = new Array<number>(inner + 2).fill(0);
+  for (const [value, count] of sorted) {
+    const slot = value < start ? 0 : value >= end ? inner + 1 : 1 + Math.floor((value - start) / width);
+    counts[slot] = (counts[slot] ?? 0) + count;
+  }
+  const bins: HistogramBin[] = [];
+  if ((counts[0] ?? 0) > 0) bins.push({ from: null, to: start, count: counts[0] ?? 0 });
+  for (let i = 0; i < inner; i += 1) {
+    bins.push({ from: start + i * width, to: start + (i + 1) * width, count: counts[i + 1] ?? 0 });
+  }
+  if ((counts[inner + 1] ?? 0) > 0) bins.push({ from: end, to: null, count: counts[inner + 1] ?? 0 });
+  return bins;
+}
+
+function scoreBands(sortedX10: CountEntries): ScoreBand[] {
+  const edges: (number | null)[] = [null, ...SCORE_BAND_EDGES_X10, null];
+  const total = sortedX10.reduce((sum, [, n]) => sum + n, 0);
+  const bands: ScoreBand[] = [];
+  for (let i = 0; i + 1 < edges.length; i += 1) {
+    const from = edges[i] ?? null;
+    const to = edges[i + 1] ?? null;
+    const count = (to === null ? total : countBelow(sortedX10, to)) - (from === null ? 0 : countBelow(sortedX10, from));
+    bands.push({ label: scoreBandLabel(from, to), from: toScore(from), to: toScore(to), count });
+  }
+  return bands;
+}
+
+const toScore = (x10: number | null): number | null => (x10 === null ? null : x10 / SCORE_SCALE);
+
+function scoreBandLabel(fromX10: number | null, toX10: number | null): string {
+  if (fromX10 === null) return `<${toScore(toX10)}`;
+  if (toX10 === null) return `≥${toScore(fromX10)}`;
+  return `${toScore(fromX10)}–${toScore(toX10)}`;
+}
+
+function psaStatistics(sorted: CountEntries): PsaStatistics {
+  const facts = describeEntries(sorted);
+  const negativeCount = countBelow(sorted, 0);
+  return {
+    ...statistics(facts, 1),
+    negative_count: negativeCount,
+    negative_share: facts === null ? null : roundTo(negativeCount / facts.count, 4),
+    histogram: psaHistogram(sorted, facts),
+  };
+}
+
+const scoreStatistics = (sortedX10: CountEntries): ScoreStatistics => ({
+  ...statistics(describeEntries(sortedX10), SCORE_SCALE),
+  bands: scoreBands(sortedX10),
+});
+
+export function cohortStats(cohort: CohortAccumulator): CohortStats {
+  const psa = cohort.psa.entries();
+  const scoreX10 = cohort.scoreX10.entries();
+  const savingsScoreX10 = cohort.savingsScoreX10.entries();
+  return {
+    rows: psa.reduce((total, [, count]) => total + count, 0),
+    psa: psaStatistics(psa),
+    score: scoreStatistics(scoreX10),
+    savings_score: scoreStatistics(savingsScoreX10),
+    distribution: { psa, score_x10: scoreX10, savings_score_x10: savingsScoreX10 },
+  };
+}

@@ -1,0 +1,119 @@
+/**
+ * The cohorts a summary breaks its statistics down by. The default ones (state, age band, income band,
+ * household size) use bands close to the BLS Consumer Expenditure Survey's published tables, so that an
+ * analyst can read them against the survey; `--group-by` columns are kept value by value.
+ */
+
+/** Value of a cohort when the field was not given (or, for a --group-by column, the cell was empty). */
+export const UNKNOWN = 'unknown';
+
+/** A half-open band [from, to) of a numeric field; `to: null` means no upper bound. */
+interface Band {
+  readonly label: string;
+  readonly from: number;
+  readonly to: number | null;
+}
+
+function bandOf(bands: readonly Band[], value: number | undefined): string {
+  if (value === undefined) return UNKNOWN;
+  const band = bands.find((b) => value >= b.from && (b.to === null || value < b.to));
+  return band?.label ?? UNKNOWN;
+}
+
+/** Age of the reference person, years (the CE survey's age groups; the contract's minimum age is 15). */
+export const AGE_BANDS: readonly Band[] = [
+  { label: '15–24', from: 15, to: 25 },
+  { label: '25–34', from: 25, to: 35 },
+  { label: '35–44', from: 35, to: 45 },
+  { label: '45–54', from: 45, to: 55 },
+  { label: '55–64', from: 55, to: 65 },
+  { label: '65–74', from: 65, to: 75 },
+  { label: '75+', from: 75, to: null },
+];
+
+/** Net (take-home) annual income, dollars. */
+export const INCOME_BANDS: readonly Band[] = [
+  { label: 'under $25k', from: 0, to: 25_000 },
+  { label: '$25k–50k', from: 25_000, to: 50_000 },
+  { label: '$50k–75k', from: 50_000, to: 75_000 },
+  { label: '$75k–100k', from: 75_000, to: 100_000 },
+  { label: '$100k–150k', from: 100_000, to: 150_000 },
+  { label: '$150k–200k', from: 150_000, to: 200_000 },
+  { label: '$200k+', from: 200_000, to: null },
+];
+
+/** Household members (the CE survey groups five or more together). */
+export const HOUSEHOLD_SIZE_BANDS: readonly Band[] = [
+  { label: '1', from: 1, to: 2 },
+  { label: '2', from: 2, to: 3 },
+  { label: '3', from: 3, to: 4 },
+  { label: '4', from: 4, to: 5 },
+  { label: '5+', from: 5, to: null },
+];
+
+/** What the summary needs to know about a scored row to place it in cohorts. */
+export interface CohortFields {
+  readonly state: string | null;
+  readonly age: number | undefined;
+  readonly netIncome: number;
+  readonly householdMembers: number | undefined;
+  readonly groups: Readonly<Record<string, string>>;
+}
+
+export interface Dimension {
+  readonly name: string;
+  /** `default` cohorts are always computed; `group_by` ones come from --group-by columns. */
+  readonly kind: 'default' | 'group_by';
+  cohortOf(row: CohortFields): string;
+  /** Display order of cohort values: bands in band order, anything else by value; unknown last. */
+  compare(a: string, b: string): number;
+}
+
+const unknownLast =
+  (compareKnown: (a: string, b: string) => number) =>
+  (a: string, b: string): number => {
+    if (a === b) return 0;
+    if (a === UNKNOWN) return 1;
+    if (b === UNKNOWN) return -1;
+    return compareKnown(a, b);
+  };
+
+// Code-unit order rather than localeCompare: the summary must not depend on the machine's locale.
+const byCodeUnits = unknownLast((a, b) => (a < b ? -1 : 1));
+
+const byBandOrder = (bands: readonly Band[]) =>
+  unknownLast((a, b) => bands.findIndex((band) => band.label === a) - bands.findIndex((band) => band.label === b));
+
+const bandDimension = (
+  name: string,
+  bands: readonly Band[],
+  field: (row: CohortFields) => number | undefined,
+): Dimension => ({
+  name,
+  kind: 'default',
+  cohortOf: (row) => bandOf(bands, field(row)),
+  compare: byBandOrder(bands),
+});
+
+export const DEFAULT_DIMENSIONS: readonly Dimension[] = [
+  { name: 'state', kind: 'default', cohortOf: (row) => row.state ?? UNKNOWN, compare: byCodeUnits },
+  bandDimension('age_band', AGE_BANDS, (row) => row.age),
+  bandDimension('income_band', INCOME_BANDS, (row) => row.netIncome),
+  bandDimension('household_size', HOUSEHOLD_SIZE_BANDS, (row) => row.householdMembers),
+];
+
+export const groupByDimension = (column: string): Dimension => ({
+  name: column,
+  kind: 'group_by',
+  cohortOf: (row) => {
+    const value = row.groups[column];
+    return value === undefined || value === '' ? UNKNOWN : value;
+  },
+  compare: byCodeUnits,
+});
+
+/** The dimensions of a summary, in the order they appear in summary.json and the report. */
+export const dimensionsFor = (groupBy: readonly string[]): readonly Dimension[] => [
+  ...DEFAULT_DIMENSIONS,
+  ...groupBy.map(groupByDimension),
+];

@@ -1,0 +1,91 @@
+/**
+ * An exact multiset of integers (value → count). PSA is whole dollars and scores have one decimal
+ * (stored ×10), so every statistic of a summary can be derived from these maps, and two maps merge by
+ * adding counts: that is what makes shard summaries combine into exactly the single-run summary.
+ * Memory is proportional to the number of distinct values, never to the number of rows.
+ */
+export type CountEntries = readonly (readonly [value: number, count: number])[];
+
+export class CountMap {
+  readonly #counts = new Map<number, number>();
+
+  static fromEntries(entries: CountEntries): CountMap {
+    const map = new CountMap();
+    for (const [value, count] of entries) map.add(value, count);
+    return map;
+  }
+
+  add(value: number, count = 1): void {
+    if (!Number.isSafeInteger(value)) throw new Error(`count map: value ${value} is not a safe integer`);
+    if (!Number.isSafeInteger(count) || count < 1) throw new Error(`count map: count ${count} is not a positive integer`);
+    this.#counts.set(value, (this.#counts.get(value) ?? 0) + count);
+  }
+
+  addAll(other: CountMap): void {
+    for (const [value, count] of other.#counts) this.add(value, count);
+  }
+
+  /** Entries sorted by value, so that serialised summaries are deterministic. */
+  entries(): [value: number, count: number][] {
+    return [...this.#counts].sort((a, b) => a[0] - b[0]);
+  }
+}
+
+/** The percentiles every summary reports. */
+export const PERCENTILES = [1, 5, 10, 25, 50, 75, 90, 95, 99] as const;
+export type Percentile = (typeof PERCENTILES)[number];
+
+export interface DistributionFacts {
+  readonly count: number;
+  /** Exact sum of value × count; BigInt because a 10-million-row file of large PSAs can pass 2^53. */
+  readonly sum: bigint;
+  readonly min: number;
+  readonly max: number;
+  readonly percentiles: Readonly<Record<Percentile, number>>;
+}
+
+/**
+ * Nearest-rank percentile: the P-th percentile of n sorted values is the value at 1-based rank
+ * ⌈P·n/100⌉, i.e. the smallest value with at least P % of the values at or below it. It is always an
+ * observed value (no interpolation), so it is exact for integers and identical however the data was split.
+ *
+ * @example nearestRank(10, 25) // => 3 (the 3rd smallest of 10 values)
+ */
+export function nearestRank(count: number, percentile: number): number {
+  return Math.max(1, Math.ceil((percentile * count) / 100));
+}
+
+/** Count, exact sum, extremes and nearest-rank percentiles of sorted entries, in one pass; null when empty. */
+export function describeEntries(sorted: CountEntries): DistributionFacts | null {
+  const first = sorted[0];
+  const last = sorted[sorted.length - 1];
+  if (first === undefined || last === undefined) return null;
+  let count = 0;
+  let sum = 0n;
+  for (const [value, n] of sorted) {
+    count += n;
+    sum += BigInt(value) * BigInt(n);
+  }
+  const percentiles = {} as Record<Percentile, number>;
+  let index = 0;
+  let cumulative = sorted[0]?.[1] ?? 0;
+  for (const p of PERCENTILES) {
+    const rank = nearestRank(count, p);
+    while (cumulative < rank) {
+      index += 1;
+      cumulative += sorted[index]?.[1] ?? 0;
+    }
+    percentiles[p] = sorted[index]?.[0] ?? last[0];
+  }
+  return { count, sum, min: first[0], max: last[0], percentiles };
+}
+
+/** Number of values strictly below `bound` (values ≥ bound are not counted). */
+export function countBelow(sorted: CountEntries, bound: number): number {
+  let below = 0;
+  for (const [value, n] of sorted) {
+    if (value >= bound) break;
+    below += n;
+  }
+  return below;
+}

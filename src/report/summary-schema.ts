@@ -1,0 +1,142 @@
+/**
+ * The shape of `<name>.summary.json`, defined once; the types are derived from it and `outlay merge`
+ * validates every input against it. Everything but `distribution` and `meta` is derived from the
+ * `distribution` count maps, which are what make summaries mergeable exactly.
+ */
+import Type, { type Static, type TSchema } from 'typebox';
+
+export const SUMMARY_FORMAT = 'outlay-summary';
+export const SUMMARY_VERSION = 1;
+
+const Count = Type.Integer({ minimum: 0 });
+const OrNull = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** [value, count] pairs sorted by value. */
+const CountEntries = Type.Array(Type.Tuple([Type.Integer(), Type.Integer({ minimum: 1 })]));
+
+const Percentiles = Type.Object(
+  {
+    p1: Type.Number(),
+    p5: Type.Number(),
+    p10: Type.Number(),
+    p25: Type.Number(),
+    p50: Type.Number(),
+    p75: Type.Number(),
+    p90: Type.Number(),
+    p95: Type.Number(),
+    p99: Type.Number(),
+  },
+  { additionalProperties: false },
+);
+
+/** A histogram bin [from, to); the first and last bins may be open-ended (null) to hold the tails. */
+const Bin = Type.Object(
+  { from: OrNull(Type.Number()), to: OrNull(Type.Number()), count: Count },
+  { additionalProperties: false },
+);
+
+const ScoreBand = Type.Object(
+  { label: Type.String(), from: OrNull(Type.Number()), to: OrNull(Type.Number()), count: Count },
+  { additionalProperties: false },
+);
+
+/** Mean (2 decimals), extremes and percentiles; null for a cohort without scored rows. */
+const Statistics = {
+  mean: OrNull(Type.Number()),
+  min: OrNull(Type.Number()),
+  max: OrNull(Type.Number()),
+  percentiles: OrNull(Percentiles),
+};
+
+const PsaStatistics = Type.Object(
+  {
+    ...Statistics,
+    negative_count: Count,
+    /** negative_count / rows, 4 decimals. */
+    negative_share: OrNull(Type.Number()),
+    histogram: Type.Array(Bin),
+  },
+  { additionalProperties: false },
+);
+
+const ScoreStatistics = Type.Object({ ...Statistics, bands: Type.Array(ScoreBand) }, { additionalProperties: false });
+
+const Distribution = Type.Object(
+  { psa: CountEntries, score_x10: CountEntries, savings_score_x10: CountEntries },
+  { additionalProperties: false },
+);
+
+const cohortProperties = {
+  rows: Count,
+  psa: PsaStatistics,
+  score: ScoreStatistics,
+  savings_score: ScoreStatistics,
+  distribution: Distribution,
+};
+
+export const CohortStats = Type.Object(cohortProperties, { additionalProperties: false });
+
+export const Cohort = Type.Object({ value: Type.String(), ...cohortProperties }, { additionalProperties: false });
+
+export const DimensionSummary = Type.Object(
+  { name: Type.String(), kind: Type.Union([Type.Literal('default'), Type.Literal('group_by')]), cohorts: Type.Array(Cohort) },
+  { additionalProperties: false },
+);
+
+export const Shard = Type.Object(
+  { index: Type.Integer({ minimum: 1 }), count: Type.Integer({ minimum: 1 }) },
+  { additionalProperties: false },
+);
+
+export const Engine = Type.Union([Type.Literal('local'), Type.Literal('remote')]);
+
+export const Meta = Type.Object(
+  {
+    input: Type.String(),
+    /** The 1-based shard this summary covers, or null for a whole input (a single run or a merge). */
+    shard: OrNull(Shard),
+    /** How many shard summaries `outlay merge` combined; null for a summary written by `outlay score`. */
+    merged_shards: OrNull(Type.Integer({ minimum: 1 })),
+    model_version: Type.String(),
+    engine: Engine,
+    started_at: Type.String(),
+    finished_at: Type.String(),
+    /** Milliseconds per phase; summed over shards by a merge. */
+    timings: Type.Record(Type.String(), Type.Number()),
+  },
+  { additionalProperties: false },
+);
+
+export const Counts = Type.Object(
+  {
+    rows_in: Count,
+    rows_scored: Count,
+    rows_rejected: Count,
+    rejected_by_reason: Type.Record(Type.String(), Count),
+  },
+  { additionalProperties: false },
+);
+
+export const Summary = Type.Object(
+  {
+    format: Type.Literal(SUMMARY_FORMAT),
+    version: Type.Literal(SUMMARY_VERSION),
+    meta: Meta,
+    group_by: Type.Array(Type.String()),
+    counts: Counts,
+    overall: CohortStats,
+    dimensions: Type.Array(DimensionSummary),
+  },
+  { additionalProperties: false },
+);
+
+export type Summary = Static<typeof Summary>;
+export type SummaryMetaJson = Static<typeof Meta>;
+export type CohortStats = Static<typeof CohortStats>;
+export type Cohort = Static<typeof Cohort>;
+export type DimensionSummary = Static<typeof DimensionSummary>;
+export type PsaStatistics = Static<typeof PsaStatistics>;
+export type ScoreStatistics = Static<typeof ScoreStatistics>;
+export type HistogramBin = Static<typeof Bin>;
+export type ScoreBand = Static<typeof ScoreBand>;
+export type Percentiles = Static<typeof Percentiles>;

@@ -1,0 +1,235 @@
+/**
+ * The summary of a scoring run (`<name>.summary.json`): counts, the exact PSA and score distributions of
+ * all rows and of every cohort, and run metadata. Rows are folded into count maps as they stream past, so
+ * memory depends on the number of distinct values and cohorts, not on the number of rows; and summaries of
+ * the shards of one input merge into exactly the summary of a single run over it.
+ */
+import { type CohortFields, type Dimension, dimensionsFor } from './cohorts.js';
+import { CohortAccumulator, cohortStats, SCORE_SCALE } from './cohort-stats.js';
+import { SUMMARY_FORMAT, SUMMARY_VERSION, type Summary, type SummaryMetaJson } from './summary-schema.js';
+
+export type { Summary } from './summary-schema.js';
+
+/** What the summary needs from one scored row. */
+export interface ScoredRowStats extends CohortFields {
+  /** Predicted Saving Ability, monthly whole dollars (may be negative). */
+  readonly psa: number;
+  /** Main score, 0.0–100.0 with one decimal. */
+  readonly score: number;
+  readonly savingsScore: number;
+}
+
+export interface SummaryMeta {
+  readonly input: string;
+  /** 1-based shard index (as in `--shard I/N`), or null when the whole input was scored. */
+  readonly shard: { readonly index: number; readonly count: number } | null;
+  readonly modelVersion: string;
+  readonly engine: 'local' | 'remote';
+  readonly startedAt: string;
+  readonly finishedAt: string;
+  /** Milliseconds per phase. */
+  readonly timings: Record<string, number>;
+}
+
+/** Exact, mergeable state of a summary: row counts and one accumulator per cohort. */
+class SummaryState {
+  readonly overall = new CohortAccumulator();
+  readonly rejectedByReason = new Map<string, number>();
+  /** Dimension name → cohort value → accumulator, in the order of `dimensions`. */
+  readonly cohorts: Map<string, CohortAccumulator>[];
+
+  constructor(readonly dimensions: readonly Dimension[]) {
+    this.cohorts = dimensions.map(() => new Map());
+  }
+
+  cohort(dimensionIndex: number, value: string): CohortAccumulator {
+    const cohorts = this.cohorts[dimensionIndex]!;
+    let cohort = cohorts.get(value);
+    if (cohort === undefined) {
+      cohort = new CohortAccumulator();
+      cohorts.set(value, cohort);
+    }
+    return cohort;
+  }
+
+  addRejected(reason: string, count: number): void {
+    this.rejectedByReason.set(reason, (this.rejectedByReason.get(reason) ?? 0) + count);
+  }
+
+  toSummary(groupBy: readonly string[], meta: SummaryMetaJson): Summary {
+    const overall = cohortStats(this.overall);
+    const rejected = [...this.rejectedByReason].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const rowsRejected = rejected.reduce((total, [, count]) => total + count, 0);
+    return {
+      format: SUMMARY_FORMAT,
+      version: SUMMARY_VERSION,
+      meta,
+      group_by: [...groupBy],
+      counts: {
+        rows_in: overall.rows + rowsRejected,
+        rows_scored: overall.rows,
+        rows_rejected: rowsRejected,
+        rejected_by_reason: Object.fromEntries(rejected),
+      },
+      overall,
+      dimensions: this.dimensions.map((dimension, i) => ({
+        name: dimension.name,
+        kind: dimension.kind,
+        cohorts: [...this.cohorts[i]!]
+          .sort(([a], [b]) => dimension.compare(a, b))
+          .map(([value, cohort]) => ({ value, ...cohortStats(cohort) })),
+      })),
+    };
+  }
+}
+
+/** Score as the exact integer score × 10; anything with more than one decimal is a caller bug. */
+function scoreKey(score: number, field: string): number {
+  const key = Math.round(score * SCORE_SCALE);
+  if (!Number.isFinite(score) || Math.abs(score * SCORE_SCALE - key) > 1e-6) {
+    throw new Error(`summary: ${field} ${score} does not have exactly one decimal`);
+  }
+  return key;
+}
+
+export class SummaryBuilder {
+  readonly #groupBy: readonly string[];
+  readonly #state: SummaryState;
+
+  constructor(options: { groupBy: readonly string[] }) {
+    this.#groupBy = [...new Set(options.groupBy)];
+    this.#state = new SummaryState(dimensionsFor(this.#groupBy));
+  }
+
+  addScored(row: ScoredRowStats): void {
+    if (!Number.isSafeInteger(row.psa)) throw new Error(`summary: PSA ${row.psa} is not a whole number of dollars`);
+    const score = scoreKey(row.score, 'score');
+    const savingsScore = scoreKey(row.savingsScore, 'savings score');
+    const add = (cohort: CohortAccumulator) => {
+      cohort.psa.add(row.psa);
+      cohort.scoreX10.add(score);
+      cohort.savingsScoreX10.add(savingsScore);
+    };
+    add(this.#state.overall);
+    this.#state.dimensions.forEach((dimension, i) => {
+      add(this.#state.cohort(i, dimension.cohortOf(row)));
+    });
+  }
+
+  addRejected(reason: string): void {
+    this.#state.addRejected(reason, 1);
+  }
+
+  finish(meta: SummaryMeta): Summary {
+    return this.#state.toSummary(this.#groupBy, {
+      input: meta.input,
+      shard: meta.shard === null ? null : { index: meta.shard.index, count: meta.shard.count },
+      merged_shards: null,
+      model_version: meta.modelVersion,
+      engine: meta.engine,
+      started_at: meta.startedAt,
+      finished_at: meta.finishedAt,
+      timings: { ...meta.timings },
+    });
+  }
+}
+
+/**
+ * Combines the summaries of the N shards of one run (`--shard 1/N` … `--shard N/N`) into the summary of
+ * the whole input: counts and statistics equal those of a single run; the meta spans the shards (earliest
+ * start, latest finish, timings summed). A single whole-input summary is returned re-derived, unchanged.
+ *
+ * @throws if the summaries do not form one complete run: different input, model version, engine or
+ *   --group-by columns; a shard given twice, missing, or with a different shard count.
+ */
+export function mergeSummaries(summaries: readonly Summary[]): Summary {
+  const first = summaries[0];
+  if (first === undefined) throw new Error('merge: no summaries to merge');
+  checkSameRun(summaries, first);
+  const shardCount = checkShardsComplete(summaries);
+
+  const state = new SummaryState(dimensionsFor(first.group_by));
+  for (const summary of summaries) {
+    state.overall.addAll(CohortAccumulator.fromDistribution(summary.overall.distribution));
+    for (const [reason, count] of Object.entries(summary.counts.rejected_by_reason)) state.addRejected(reason, count);
+    summary.dimensions.forEach((dimension, i) => {
+      for (const cohort of dimension.cohorts) {
+        state.cohort(i, cohort.value).addAll(CohortAccumulator.fromDistribution(cohort.distribution));
+      }
+    });
+  }
+  const metas = summaries.map((s) => s.meta);
+  return state.toSummary(first.group_by, {
+    input: first.meta.input,
+    shard: null,
+    merged_shards: shardCount,
+    model_version: first.meta.model_version,
+    engine: first.meta.engine,
+    started_at: earliest(metas.map((m) => m.started_at)),
+    finished_at: latest(metas.map((m) => m.finished_at)),
+    timings: sumTimings(metas.map((m) => m.timings)),
+  });
+}
+
+function checkSameRun(summaries: readonly Summary[], first: Summary): void {
+  const mustAgree = (what: string, valueOf: (s: Summary) => string) => {
+    const values = [...new Set(summaries.map(valueOf))];
+    if (values.length > 1) throw new Error(`merge: the summaries have different ${what}: ${values.join(' vs ')}`);
+  };
+  mustAgree('model versions', (s) => s.meta.model_version);
+  mustAgree('inputs', (s) => s.meta.input);
+  mustAgree('engines', (s) => s.meta.engine);
+  mustAgree('--group-by columns', (s) => JSON.stringify(s.group_by));
+  const expected = dimensionsFor(first.group_by).map((d) => d.name);
+  for (const summary of summaries) {
+    const names = summary.dimensions.map((d) => d.name);
+    if (JSON.stringify(names) !== JSON.stringify(expected)) {
+      throw new Error(`merge: a summary has cohort dimensions ${names.join(', ')}; expected ${expected.join(', ')}`);
+    }
+  }
+}
+
+const shardName = (index: number, count: number) => `${index}/${count}`;
+
+/** The shard count N, after checking that shards 1..N each appear exactly once. */
+function checkShardsComplete(summaries: readonly Summary[]): number {
+  const shards = summaries.map((s) => s.meta.shard);
+  if (shards.every((shard) => shard === null)) {
+    if (summaries.length > 1) {
+      throw new Error(
+        `merge: ${summaries.length} summaries each cover the whole input (none was run with --shard); only the shards of one run can be merged`,
+      );
+    }
+    return 1;
+  }
+  if (shards.some((shard) => shard === null)) {
+    throw new Error('merge: a whole-input summary (run without --shard) cannot be merged with shard summaries');
+  }
+  const counts = [...new Set(shards.map((shard) => shard!.count))];
+  if (counts.length > 1) throw new Error(`merge: the summaries come from different shardings (shard counts ${counts.join(', ')})`);
+  const count = counts[0]!;
+  const seen = new Set<number>();
+  for (const shard of shards) {
+    const index = shard!.index;
+    if (index > count) throw new Error(`merge: shard ${shardName(index, count)} is out of range`);
+    if (seen.has(index)) throw new Error(`merge: shard ${shardName(index, count)} is given more than once`);
+    seen.add(index);
+  }
+  const missing = Array.from({ length: count }, (_, i) => i + 1).filter((index) => !seen.has(index));
+  if (missing.length > 0) {
+    throw new Error(`merge: missing shard${missing.length > 1 ? 's' : ''} ${missing.map((i) => shardName(i, count)).join(', ')}`);
+  }
+  return count;
+}
+
+const byTime = (a: string, b: string) => Date.parse(a) - Date.parse(b);
+const earliest = (times: string[]) => times.sort(byTime)[0]!;
+const latest = (times: string[]) => times.sort(byTime).at(-1)!;
+
+function sumTimings(timings: readonly Record<string, number>[]): Record<string, number> {
+  const total: Record<string, number> = {};
+  for (const phase of timings) {
+    for (const [name, ms] of Object.entries(phase)) total[name] = (total[name] ?? 0) + ms;
+  }
+  return total;
+}

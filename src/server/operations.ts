@@ -1,0 +1,48 @@
+/**
+ * The three service operations as the HTTP API exposes them. Routes and the OpenAPI document are both
+ * generated from this table, so a path, scope or response schema is stated once.
+ */
+import type { TSchema } from 'typebox';
+import { BudgetResponse, ModelResponse, scoreResponseSchema } from '../contract/schemas.js';
+import type { Engine, Result } from '../engine/types.js';
+import type { Scope } from '../keys/keys-file.js';
+
+export interface Operation {
+  readonly path: string;
+  readonly scope: Scope;
+  readonly operationId: string;
+  readonly summary: string;
+  readonly responseName: string;
+  responseSchema(scoreKey: string): TSchema;
+  run(engine: Engine, body: unknown): Result<object>;
+}
+
+export const OPERATIONS: readonly Operation[] = [
+  {
+    path: '/v1.0/budgets/generate',
+    scope: 'budgets',
+    operationId: 'generateBudget',
+    summary: 'An annual budget over the 38 categories for the household, keeping the given fixed amounts.',
+    responseName: 'BudgetResponse',
+    responseSchema: () => BudgetResponse,
+    run: (engine, body) => engine.budget(body),
+  },
+  {
+    path: '/v1.0/scores/generate',
+    scope: 'scores',
+    operationId: 'generateScore',
+    summary: 'Predicted saving ability (monthly) and the cash-flow scores, as strings.',
+    responseName: 'ScoreResponse',
+    responseSchema: (scoreKey) => scoreResponseSchema(scoreKey),
+    run: (engine, body) => engine.score(body),
+  },
+  {
+    path: '/v1.0/demographics/models/generate',
+    scope: 'models',
+    operationId: 'generateModel',
+    summary: 'Expected annual spending of similar households over the 38 categories.',
+    responseName: 'ModelResponse',
+    responseSchema: () => ModelResponse,
+    run: (engine, body) => engine.model(body),
+  },
+];

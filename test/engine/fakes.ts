@@ -1,0 +1,50 @@
+/**
+ * Small stand-ins for the spending model and the geography resolver, so engine rules can be tested with
+ * amounts computed by hand. Fakes live only in tests; the shipped code path loads the real artifact.
+ */
+import { CATEGORIES, CATEGORY_COUNT, type Category, OTHER_DEBT_INDEX, SAVINGS_INDEX } from '../../src/contract/categories.js';
+import type { Geography, GeoResolver } from '../../src/geo/types.js';
+import type { Profile, SpendingModel } from '../../src/model/types.js';
+
+/** Share of net income the fake model spends per category: 2% each, food at home 10%, housing 25%. */
+const SHARE: Partial<Record<Category, number>> = { food_home: 0.1, mortgage_and_rent: 0.25 };
+const shareOf = (c: Category) => (c === 'savings' || c === 'other_debt_payments' ? 0 : (SHARE[c] ?? 0.02));
+
+/** Spends `shareOf` × net income (0.35 + 34 × 0.02 = 1.03 of it), scaled by `scale`; savings = what is left, ≥ 0. */
+export function fakeModel(scale = 0.8): SpendingModel {
+  return {
+    version: 'fake-1',
+    priceYear: 2024,
+    predict(profile: Profile, _geo: Geography, out: Float64Array) {
+      let spending = 0;
+      for (let i = 0; i < CATEGORY_COUNT; i++) {
+        const amount = shareOf(CATEGORIES[i]!) * profile.net_annual_income * scale;
+        out[i] = amount;
+        spending += amount;
+      }
+      out[OTHER_DEBT_INDEX] = 0;
+      out[SAVINGS_INDEX] = Math.max(0, profile.net_annual_income - spending);
+    },
+  };
+}
+
+/** The expected annual amount the fake model writes for one category. */
+export const fakeModeled = (c: Category, netIncome: number, scale = 0.8) => shareOf(c) * netIncome * scale;
+
+const ALABAMA: Geography = {
+  level: 'zip',
+  state: 'AL',
+  cbsa: '13820',
+  region: 'south',
+  urban: true,
+  rpp: { all: 90, goods: 95, housing: 75, utilities: 100, other: 95 },
+  rppScope: 'metro',
+};
+
+/** ZIPs starting with 352 resolve at ZIP level in Birmingham, AL; everything else falls back to national. */
+export const fakeGeo: GeoResolver = {
+  resolve: (zip5) =>
+    zip5.startsWith('352')
+      ? ALABAMA
+      : { ...ALABAMA, level: 'national', state: null, cbsa: null, region: null, urban: null, rppScope: 'national' },
+};

@@ -1,0 +1,110 @@
+/** buildGeoResolver on a small hand-made extract: precedence of levels, price fallbacks, sharing. */
+import { describe, expect, it } from 'vitest';
+import { buildGeoResolver } from '../../src/geo/resolver.js';
+import type { GeoExtract, StateRow } from '../../src/geo/tables.js';
+
+const rpp = (all: number) => ({ all, goods: all + 1, housing: all + 2, utilities: all + 3, other: all + 4 });
+const state = (fips: string, code: string, all: number): StateRow => ({
+  fips,
+  state: code,
+  name: code,
+  region: code === 'US' ? null : 'south',
+  division: code === 'US' ? null : 'East South Central',
+  rpp: rpp(all),
+});
+
+const EXTRACT: GeoExtract = {
+  zips: [
+    { zip: '35210', state: 'AL', county: '01073', cbsa: '13820', ruca: 1, urban: true, source: 'hud' },
+    { zip: '35211', state: 'AL', county: '01073', cbsa: '13820', ruca: 1, urban: true, source: 'hud' },
+    { zip: '35440', state: 'AL', county: '01107', cbsa: null, ruca: 10, urban: false, source: 'hud' },
+    { zip: '36201', state: 'AL', county: '01015', cbsa: '11500', ruca: 4, urban: false, source: 'ruca' },
+    { zip: '00901', state: 'PR', county: '72127', cbsa: null, ruca: 1, urban: true, source: 'hud' },
+  ],
+  zip3States: [
+    { prefix: '352', state: 'AL' },
+    { prefix: '969', state: 'GU' },
+  ],
+  zip5States: [
+    { prefix: '96941', state: 'FM' },
+    { prefix: '35210', state: 'AL' },
+  ],
+  states: [state('00', 'US', 100), state('01', 'AL', 90)],
+  cbsas: [
+    { cbsa: '13820', kind: 'metro', title: 'Birmingham-Hoover, AL', rpp: rpp(92) },
+    { cbsa: '11500', kind: 'micro', title: 'Anniston-Oxford, AL', rpp: null },
+  ],
+};
+
+const geo = buildGeoResolver(EXTRACT);
+
+describe('buildGeoResolver', () => {
+  it('resolve, ZIP listed in the ZIP table and in the exceptions, takes the ZIP row (zip level)', () => {
+    expect(geo.resolve('35210')).toMatchObject({
+      level: 'zip',
+      cbsa: '13820',
+      rpp: rpp(92),
+      rppScope: 'metro',
+    });
+  });
+
+  it('resolve, ZIP in a micropolitan CBSA, keeps the CBSA and uses the state SARPP', () => {
+    expect(geo.resolve('36201')).toMatchObject({
+      level: 'zip',
+      cbsa: '11500',
+      rpp: rpp(90),
+      rppScope: 'state',
+    });
+  });
+
+  it('resolve, rural ZIP outside any CBSA, uses the state SARPP', () => {
+    expect(geo.resolve('35440')).toMatchObject({ level: 'zip', cbsa: null, urban: false, rppScope: 'state' });
+  });
+
+  it('resolve, exception ZIP inside another state prefix, is state level with the exception state', () => {
+    expect(geo.resolve('96941')).toMatchObject({
+      level: 'state',
+      state: 'FM',
+      region: null,
+      rppScope: 'national',
+    });
+    expect(geo.resolve('96910')).toMatchObject({ level: 'zip3', state: 'GU' });
+  });
+
+  it('resolve, state without SARPP (PR), uses the national row', () => {
+    expect(geo.resolve('00901')).toMatchObject({
+      level: 'zip',
+      state: 'PR',
+      rpp: rpp(100),
+      rppScope: 'national',
+    });
+  });
+
+  it('resolve, unassigned prefix, is national with the national row and nothing else', () => {
+    expect(geo.resolve('99999')).toEqual({
+      level: 'national',
+      state: null,
+      cbsa: null,
+      region: null,
+      urban: null,
+      rpp: rpp(100),
+      rppScope: 'national',
+    });
+  });
+
+  it('resolve, malformed input despite the contract (length, non-digits), is national instead of throwing', () => {
+    for (const bad of ['', '3521', '352100', '3521a', ' 3521', '35-10'])
+      expect(geo.resolve(bad).level).toBe('national');
+  });
+
+  it('resolve, two ZIPs with the same place, return one shared frozen object', () => {
+    const a = geo.resolve('35210');
+    expect(geo.resolve('35211')).toBe(a);
+    expect(geo.resolve('35299')).toBe(geo.resolve('35200'));
+    expect(Object.isFrozen(a) && Object.isFrozen(a.rpp)).toBe(true);
+  });
+
+  it('build, extract without the national row, throws', () => {
+    expect(() => buildGeoResolver({ ...EXTRACT, states: [state('01', 'AL', 90)] })).toThrow(/national/);
+  });
+});

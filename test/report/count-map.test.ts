@@ -1,0 +1,64 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { CountMap, describeEntries, nearestRank, PERCENTILES } from '../../src/report/count-map.js';
+
+const countMapOf = (values: readonly number[]) => {
+  const map = new CountMap();
+  for (const value of values) map.add(value);
+  return map;
+};
+
+describe('describeEntries', () => {
+  it('for any list of integers, each percentile is the sorted value at nearest rank ⌈P·n/100⌉', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: -10_000, max: 10_000 }), { minLength: 1, maxLength: 500 }), (values) => {
+        const sorted = [...values].sort((a, b) => a - b);
+        const facts = describeEntries(countMapOf(values).entries())!;
+        for (const p of PERCENTILES) {
+          expect(facts.percentiles[p]).toBe(sorted[Math.ceil((p * sorted.length) / 100) - 1]);
+        }
+        expect(facts.count).toBe(values.length);
+        expect(facts.sum).toBe(BigInt(values.reduce((a, b) => a + b, 0)));
+        expect([facts.min, facts.max]).toEqual([sorted[0], sorted.at(-1)]);
+      }),
+    );
+  });
+
+  it('for any list, each percentile is the smallest value with at least P % of the values at or below it', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: -50, max: 50 }), { minLength: 1, maxLength: 300 }), (values) => {
+        const facts = describeEntries(countMapOf(values).entries())!;
+        for (const p of PERCENTILES) {
+          const atOrBelow = (x: number) => values.filter((v) => v <= x).length;
+          const candidates = values.filter((x) => 100 * atOrBelow(x) >= p * values.length);
+          expect(facts.percentiles[p]).toBe(Math.min(...candidates));
+        }
+      }),
+    );
+  });
+
+  it('when values are large, keeps the sum exact beyond 2^53', () => {
+    const map = new CountMap();
+    map.add(9_000_000, 2_000_000_000);
+    // 9e6 × 2e9 = 1.8e16 > 2^53 ≈ 9.007e15
+    expect(describeEntries(map.entries())!.sum).toBe(18_000_000_000_000_000n);
+  });
+
+  it('when there are no values, returns null', () => {
+    expect(describeEntries([])).toBeNull();
+  });
+});
+
+describe('nearestRank', () => {
+  it('for 10 values, puts the 25th percentile at rank 3 and the 1st at rank 1', () => {
+    expect(nearestRank(10, 25)).toBe(3); // ⌈2.5⌉
+    expect(nearestRank(10, 1)).toBe(1); // ⌈0.1⌉
+    expect(nearestRank(10, 90)).toBe(9);
+  });
+});
+
+describe('CountMap', () => {
+  it('when given a fractional value, throws instead of losing exactness', () => {
+    expect(() => new CountMap().add(1.5)).toThrow(/not a safe integer/);
+  });
+});

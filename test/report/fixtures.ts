@@ -1,0 +1,26 @@
+/** Rows and metadata shared by the report tests. */
+import type { ScoredRowStats, SummaryMeta } from '../../src/report/summary.js';
+
+export const META: SummaryMeta = {
+  input: 'data/households.csv',
+  shard: null,
+  modelVersion: 'test-model-1',
+  engine: 'local',
+  startedAt: '2026-01-01T00:00:00.000Z',
+  finishedAt: '2026-01-01T00:01:00.000Z',
+  timings: { read: 10, score: 100 },
+};
+
+export const shardMeta = (index: number, count: number): SummaryMeta => ({ ...META, shard: { index, count } });
+
+export const row = (fields: Partial<ScoredRowStats> = {}): ScoredRowStats => ({
+  psa: 0,
+  score: 70,
+  savingsScore: 65,
+  state: 'CA',
+  age: 40,
+  netIncome: 60_000,
+  householdMembers: 2,
+  groups: {},
+  ...fields,
+});
