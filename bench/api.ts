@@ -19,7 +19,7 @@ import { formatHotFunctions } from './lib/cpu-profile.js';
 import { perSecond, ratio } from './lib/format.js';
 import { withScratch } from './lib/outlay.js';
 import type { Service } from './lib/process.js';
-import { type Measurement, type TargetCheck, writeResult } from './lib/result.js';
+import { type Measurement, startFigure, type TargetCheck, writeResult } from './lib/result.js';
 import { median } from './lib/stats.js';
 
 const args = parseBenchArgs({
@@ -28,7 +28,7 @@ const args = parseBenchArgs({
   connections: { full: 50, smoke: 10 },
   runs: { full: 3, smoke: 1 },
 });
-const startedAt = new Date().toISOString();
+const figureStart = startFigure();
 const THROUGHPUT_SHARE = 0.85;
 const P99_LIMIT_MS = 5;
 
@@ -142,12 +142,11 @@ const result = await withScratch('api', async (dir) => {
   return { measurements, targets, notes: [...notes, ...profiles] };
 });
 
-await writeResult(args.resultsDir, {
+await writeResult(args.resultsDir, figureStart, {
   figure: 'api',
   title: 'HTTP API against the Fastify ceiling',
   command: 'node dist/bench/api.js',
   smoke: args.smoke,
-  startedAt,
   parameters: {
     connections: args.connections,
     durationSeconds: args.duration,

@@ -20,7 +20,7 @@ import { formatHotFunctions } from './lib/cpu-profile.js';
 import { perSecond, seconds } from './lib/format.js';
 import { generateSample, outlay, profileOutlay, withScratch } from './lib/outlay.js';
 import type { Service } from './lib/process.js';
-import { writeResult } from './lib/result.js';
+import { startFigure, writeResult } from './lib/result.js';
 import { median } from './lib/stats.js';
 
 const args = parseBenchArgs({
@@ -30,7 +30,7 @@ const args = parseBenchArgs({
   concurrency: { full: 50, smoke: 10 },
   runs: { full: 3, smoke: 1 },
 });
-const startedAt = new Date().toISOString();
+const figureStart = startFigure();
 const TARGET_SHARE = 0.7;
 
 const result = await withScratch('remote', async (dir) => {
@@ -134,12 +134,11 @@ const result = await withScratch('remote', async (dir) => {
   };
 });
 
-await writeResult(args.resultsDir, {
+await writeResult(args.resultsDir, figureStart, {
   figure: 'remote',
   title: 'Remote mode against the server’s own capacity',
   command: 'node dist/bench/remote.js',
   smoke: args.smoke,
-  startedAt,
   parameters: {
     rows: args.rows,
     concurrency: args.concurrency,

@@ -2,8 +2,9 @@
  * Request bodies for in-process benchmarks, made the way the batch job makes them: generated households
  * (`outlay sample`) read through the job's own CSV source and row-to-request mapping.
  */
-import { openCsvSource } from '../../src/io/csv-source.js';
+
 import { DEFAULT_COLUMN_MAP, planRequest } from '../../src/io/column-mapping.js';
+import { openCsvSource } from '../../src/io/csv-source.js';
 import { cellAt } from '../../src/io/input-source.js';
 import { buildRequest } from '../../src/io/row-request.js';
 

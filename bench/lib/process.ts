@@ -19,6 +19,11 @@ export interface RunOutcome {
   readonly wallMs: number;
   /** Kernel high-water mark of resident memory, bytes; includes every worker thread of the process. */
   readonly peakRssBytes: number;
+  /**
+   * User + system CPU time of all threads, when GNU time is there to report it: unlike wall time it hardly
+   * moves when other processes compete for the cores.
+   */
+  readonly cpuMs: number | undefined;
   readonly exitCode: number;
   readonly stdout: string;
   readonly stderr: string;
@@ -30,20 +35,30 @@ export interface RunOutcome {
 const GNU_TIME = '/usr/bin/time';
 const OUTPUT_KEPT = 64 * 1024;
 
-export async function runMeasured(command: string, args: readonly string[], options: RunOptions = {}) {
+export async function runMeasured(
+  command: string,
+  args: readonly string[],
+  options: RunOptions = {},
+): Promise<RunOutcome> {
   if (!existsSync(GNU_TIME)) return runPollingRss(command, args, options);
   const dir = await mkdtemp(join(tmpdir(), 'outlay-bench-time-'));
-  const rssFile = join(dir, 'maxrss');
+  const usageFile = join(dir, 'usage');
   try {
-    const outcome = await run(GNU_TIME, ['-f', '%M', '-o', rssFile, command, ...args], options);
-    const kib = Number((await readFile(rssFile, 'utf8')).trim().split('\n').pop());
-    return { ...outcome, peakRssBytes: kib * 1024 };
+    const outcome = await run(GNU_TIME, ['-f', '%M %U %S', '-o', usageFile, command, ...args], options);
+    // GNU time prefixes a "Command exited with non-zero status" line when the command fails.
+    const lastLine = (await readFile(usageFile, 'utf8')).trim().split('\n').pop() ?? '';
+    const [kib, user, system] = lastLine.split(' ').map(Number);
+    return { ...outcome, peakRssBytes: kib! * 1024, cpuMs: (user! + system!) * 1000 };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 }
 
-async function runPollingRss(command: string, args: readonly string[], options: RunOptions) {
+async function runPollingRss(
+  command: string,
+  args: readonly string[],
+  options: RunOptions,
+): Promise<RunOutcome> {
   let peakRssBytes = 0;
   const outcome = await run(command, args, options, (child) => {
     const timer = setInterval(async () => {
@@ -52,7 +67,7 @@ async function runPollingRss(command: string, args: readonly string[], options: 
     }, 20);
     child.once('exit', () => clearInterval(timer));
   });
-  return { ...outcome, peakRssBytes };
+  return { ...outcome, peakRssBytes, cpuMs: undefined };
 }
 
 async function readVmHwm(pid: number | undefined): Promise<number> {
@@ -70,7 +85,7 @@ function run(
   args: readonly string[],
   options: RunOptions,
   onSpawn?: (child: ChildProcess) => void,
-): Promise<Omit<RunOutcome, 'peakRssBytes'>> {
+): Promise<Omit<RunOutcome, 'peakRssBytes' | 'cpuMs'>> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env });

@@ -51,7 +51,8 @@ function renderFigure({ result, analysis }: RenderedFigure): string[] {
   return [
     `## ${result.title}`,
     '',
-    `\`${result.command}\` — ${parameters}; run ${result.startedAt.slice(0, 16).replace('T', ' ')} UTC` +
+    `\`${result.command}\` — ${parameters}; run ${result.startedAt.slice(0, 16).replace('T', ' ')} UTC, ` +
+      `load average ${result.loadAverage[0].toFixed(1)} → ${result.loadAverage[1].toFixed(1)}` +
       (result.smoke ? ' (**smoke run: sizes too small for the numbers to mean anything**)' : ''),
     '',
     '| Measurement | Value | |',

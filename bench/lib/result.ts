@@ -3,6 +3,7 @@
  * files only, so a figure can be re-run on its own and the document regenerated without re-running the rest.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 
 /** Every figure, in the order run-all runs and documents them; each is bench/<figure>.ts. */
@@ -29,6 +30,11 @@ export interface FigureResult {
   readonly command: string;
   readonly smoke: boolean;
   readonly startedAt: string;
+  /**
+   * One-minute load average when the figure started and ended: on a machine shared with other work, the
+   * numbers only mean something when this stayed near the figure's own load.
+   */
+  readonly loadAverage: readonly [number, number];
   readonly parameters: Readonly<Record<string, string | number>>;
   readonly measurements: readonly Measurement[];
   readonly targets: readonly TargetCheck[];
@@ -40,7 +46,25 @@ export function resultPath(dir: string, figure: string): string {
   return join(dir, `${figure}.json`);
 }
 
-export async function writeResult(dir: string, result: FigureResult): Promise<string> {
+export interface FigureStart {
+  readonly startedAt: string;
+  readonly loadAtStart: number;
+}
+
+export function startFigure(): FigureStart {
+  return { startedAt: new Date().toISOString(), loadAtStart: loadavg()[0]! };
+}
+
+export async function writeResult(
+  dir: string,
+  start: FigureStart,
+  report: Omit<FigureResult, 'startedAt' | 'loadAverage'>,
+): Promise<string> {
+  const result: FigureResult = {
+    ...report,
+    startedAt: start.startedAt,
+    loadAverage: [start.loadAtStart, loadavg()[0]!],
+  };
   await mkdir(dir, { recursive: true });
   const path = resultPath(dir, result.figure);
   await writeFile(path, `${JSON.stringify(result, null, 2)}\n`);

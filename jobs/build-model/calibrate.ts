@@ -17,7 +17,13 @@ export const AGE_CUTS = [
   ['65-74 years', 65, 75, 70],
   ['75 years and older', 75, 200, 80],
 ] as const;
-export const INCOME_CUTS = ['Lowest 20 percent', 'Second 20 percent', 'Third 20 percent', 'Fourth 20 percent', 'Highest 20 percent'] as const;
+export const INCOME_CUTS = [
+  'Lowest 20 percent',
+  'Second 20 percent',
+  'Third 20 percent',
+  'Fourth 20 percent',
+  'Highest 20 percent',
+] as const;
 export const REGION_CUTS = ['Northeast', 'Midwest', 'South', 'West'] as const;
 
 /** Published cut each household belongs to, per dimension (null: in none of the cuts). */
@@ -34,7 +40,11 @@ export function cutOf(h: Household, dimension: string): string | null {
     case 'area':
       return h.urban ? 'Urban' : 'Rural';
     case 'composition':
-      return h.famType <= 5 ? 'Married couple consumer units' : h.famType <= 7 ? 'One parent, at least one child under 18' : 'Single person and other consumer units';
+      return h.famType <= 5
+        ? 'Married couple consumer units'
+        : h.famType <= 7
+          ? 'One parent, at least one child under 18'
+          : 'Single person and other consumer units';
     default:
       throw new Error(`unknown cut dimension ${dimension}`);
   }
@@ -62,7 +72,7 @@ export interface Calibration {
   readonly area: Float64Array[];
 }
 
-const SWEEPS = 60;
+const SWEEPS = 25;
 
 export function calibrate(
   households: readonly Household[],
@@ -74,7 +84,9 @@ export function calibrate(
   const n = households.length;
   const w = Float64Array.from(households, (h) => (h.region > 0 ? h.weight : 0));
   const ageKnots = AGE_CUTS.map((c) => c[3] as number);
-  const incomeKnots = INCOME_CUTS.map((cut) => weightedMedian(households, u, w, (h) => cutOf(h, 'income') === cut));
+  const incomeKnots = INCOME_CUTS.map((cut) =>
+    weightedMedian(households, u, w, (h) => cutOf(h, 'income') === cut),
+  );
   const dims = ['age', 'income', 'tenure', 'region', 'area'] as const;
   const membership = dims.map((d) => households.map((h) => cutOf(h, d)));
   const result: Calibration = {
@@ -122,11 +134,22 @@ export function calibrate(
           const model = s[0] / s[1];
           return model > 0 && target > 0 ? target / model : 1;
         };
-        if (dim === 'age') AGE_CUTS.forEach(([cut], j) => (ageLog[j]! += Math.log(ratio(cut))));
-        else if (dim === 'income') INCOME_CUTS.forEach((cut, j) => (incomeLog[j]! += Math.log(ratio(cut))));
-        else if (dim === 'tenure') ['Renter', 'Homeowner'].forEach((cut, j) => (tenure[j]! *= ratio(cut)));
-        else if (dim === 'region') REGION_CUTS.forEach((cut, j) => (region[j]! *= ratio(cut)));
-        else ['Rural', 'Urban'].forEach((cut, j) => (area[j]! *= ratio(cut)));
+        const scale = (cuts: readonly string[], factors: Float64Array, log: boolean) => {
+          cuts.forEach((cut, j) => {
+            // Smooth factors spill into neighbouring cuts; half steps keep the raking from oscillating.
+            factors[j] = log ? factors[j]! + 0.5 * Math.log(ratio(cut)) : factors[j]! * ratio(cut);
+          });
+        };
+        if (dim === 'age')
+          scale(
+            AGE_CUTS.map(([cut]) => cut),
+            ageLog,
+            true,
+          );
+        else if (dim === 'income') scale(INCOME_CUTS, incomeLog, true);
+        else if (dim === 'tenure') scale(['Renter', 'Homeowner'], tenure, false);
+        else if (dim === 'region') scale(REGION_CUTS, region, false);
+        else scale(['Rural', 'Urban'], area, false);
       });
     }
     result.ageLog.push(ageLog);
@@ -144,7 +167,9 @@ function weightedMedian(
   w: Float64Array,
   keep: (h: Household) => boolean,
 ): number {
-  const xs = households.flatMap((h, i) => (keep(h) && w[i]! > 0 ? [{ u: u[i]!, w: w[i]! }] : [])).sort((a, b) => a.u - b.u);
+  const xs = households
+    .flatMap((h, i) => (keep(h) && w[i]! > 0 ? [{ u: u[i]!, w: w[i]! }] : []))
+    .sort((a, b) => a.u - b.u);
   const total = xs.reduce((s, x) => s + x.w, 0);
   let cumulative = 0;
   for (const x of xs) {

@@ -72,7 +72,10 @@ export const CE_CATEGORIES: Readonly<Record<SpendingCategory, CeCategory>> = {
   toys_and_hobbies: {
     stub: ['PETSPLAY', 'ENTEROTH'],
     minus: ['PETS'],
-    published: ['Toys, hobbies, and playground equipment', 'Other entertainment supplies, equipment, and services'],
+    published: [
+      'Toys, hobbies, and playground equipment',
+      'Other entertainment supplies, equipment, and services',
+    ],
   },
   personal_care: { stub: ['PERSCARE'], published: ['Personal care products and services'] },
   reading: { stub: ['READING'], published: ['Reading'] },

@@ -42,7 +42,9 @@ export function splineTerms(x: number, knots: readonly number[], out: Float64Arr
   for (let j = 0; j < k - 2; j++) {
     const tj = knots[j]!;
     out[at + j] =
-      (cube(x - tj) - (cube(x - before) * (last - tj)) / (last - before) + (cube(x - last) * (before - tj)) / (last - before)) /
+      (cube(x - tj) -
+        (cube(x - before) * (last - tj)) / (last - before) +
+        (cube(x - last) * (before - tj)) / (last - before)) /
       scale;
   }
 }
@@ -59,7 +61,12 @@ export interface DesignInput {
   logPrice: number;
 }
 
-export function designRow(input: DesignInput, incomeKnots: readonly number[], out: Float64Array, at: number): void {
+export function designRow(
+  input: DesignInput,
+  incomeKnots: readonly number[],
+  out: Float64Array,
+  at: number,
+): void {
   out.fill(0, at, at + P);
   out[at + COLUMNS.intercept] = 1;
   out[at + COLUMNS.income] = input.u;

@@ -88,7 +88,12 @@ export function extractHouseholds(
     const all = new Map<string, Float64Array>();
     // The Interview-only mean counts every MTBI record (PUBFLAG only marks what the integrated tables take
     // from the Diary instead); checked against 2014_Interview_Mean_and_SE.csv.
-    const mtbi = source.simpleCsv(join(interviewDir, `mtbi${quarter}.csv.gz`), ['NEWID', 'REF_YR', 'UCC', 'COST']);
+    const mtbi = source.simpleCsv(join(interviewDir, `mtbi${quarter}.csv.gz`), [
+      'NEWID',
+      'REF_YR',
+      'UCC',
+      'COST',
+    ]);
     for (const [newid = '', refYear, ucc = '', costText] of mtbi) {
       const columns = targets.get(ucc.padStart(6, '0'));
       if (!columns) continue;

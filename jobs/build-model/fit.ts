@@ -42,8 +42,11 @@ export const PRICE_COMPONENT: Readonly<Record<SpendingCategory, PriceComponent>>
   ]),
 ) as Record<SpendingCategory, PriceComponent>;
 
-/** Price elasticities outside this range are not credible from 50 states and are clamped (docs/model.md). */
-export const ELASTICITY_RANGE = [-0.5, 2] as const;
+/**
+ * Price elasticities outside this range are not credible from ~45 identified states with region effects
+ * held fixed, and are clamped (docs/model.md, known limits).
+ */
+export const ELASTICITY_RANGE = [0, 1.2] as const;
 
 export function tenureClass(h: Household): number {
   if (!h.isHomeowner) return 0;
@@ -135,7 +138,11 @@ export function tenureTerms(u: number, age: number, out: Float64Array, at: numbe
   out[at + 5] = a * u;
 }
 
-function tenureLogits(inputs: readonly DesignInput[], households: readonly Household[], weights: Float64Array) {
+function tenureLogits(
+  inputs: readonly DesignInput[],
+  households: readonly Household[],
+  weights: Float64Array,
+) {
   const rows = inputs.length;
   const x = new Float64Array(rows * 6);
   const owner = new Float64Array(rows);

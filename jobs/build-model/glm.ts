@@ -10,7 +10,13 @@ const MAX_ITERATIONS = 40;
 const TOLERANCE = 1e-9;
 
 /** `x` is row-major (rows × p); returns β. Observations with weight 0 are ignored. */
-export function fitGlm(x: Float64Array, p: number, y: Float64Array, w: Float64Array, link: Link): Float64Array {
+export function fitGlm(
+  x: Float64Array,
+  p: number,
+  y: Float64Array,
+  w: Float64Array,
+  link: Link,
+): Float64Array {
   const rows = y.length;
   let sumW = 0;
   let sumWY = 0;
@@ -18,7 +24,10 @@ export function fitGlm(x: Float64Array, p: number, y: Float64Array, w: Float64Ar
     sumW += w[i]!;
     sumWY += w[i]! * y[i]!;
   }
-  const mean = Math.min(Math.max(sumWY / sumW, 1e-12), link === 'logit' ? 1 - 1e-12 : Number.POSITIVE_INFINITY);
+  const mean = Math.min(
+    Math.max(sumWY / sumW, 1e-12),
+    link === 'logit' ? 1 - 1e-12 : Number.POSITIVE_INFINITY,
+  );
   const beta = new Float64Array(p);
   beta[0] = link === 'log' ? Math.log(mean) : Math.log(mean / (1 - mean));
   const xtwx = new Float64Array(p * p);

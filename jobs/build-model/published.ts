@@ -41,7 +41,10 @@ export function readCutTargets(source: SourceReader, ceDir: string, dimension: C
   const targets: CutTargets = new Map();
   for (const [cut, byItem] of means) {
     const perCategory = new Map<SpendingCategory, number>();
-    for (const [name, def] of Object.entries(CE_CATEGORIES) as [SpendingCategory, (typeof CE_CATEGORIES)[SpendingCategory]][]) {
+    for (const [name, def] of Object.entries(CE_CATEGORIES) as [
+      SpendingCategory,
+      (typeof CE_CATEGORIES)[SpendingCategory],
+    ][]) {
       let sum = 0;
       for (const item of def.published) {
         const value = byItem.get(item);

@@ -7,7 +7,7 @@ import { CATEGORIES, CATEGORY_COUNT } from '../../src/contract/categories.js';
 import { PSA_KEY, SAVINGS_SCORE_KEY } from '../../src/contract/schemas.js';
 import type { ErrorItem } from '../../src/contract/schemas.js';
 import type { HouseholdResult } from '../../src/engine/types.js';
-import { csvField } from '../../src/io/csv-text.js';
+import { CsvBytes } from '../../src/io/csv-bytes.js';
 import { type CellGrid, cellAt } from '../../src/io/input-source.js';
 import type { Cell } from '../../src/io/row-request.js';
 import type { OutputLayout } from './layout.js';
@@ -44,9 +44,10 @@ export interface EncodedBatch {
   readonly scored: number;
   /** Index within the batch of each scored row, in order (Arrow output passes input columns through by it). */
   readonly scoredIndex: Int32Array;
-  readonly csv: string;
+  /** Scored rows as CSV bytes (CSV output; empty for Arrow output). */
+  readonly csv: Uint8Array;
   readonly columns: ScoredColumns | null;
-  readonly rejectsCsv: string;
+  readonly rejectsCsv: Uint8Array;
   readonly rejectReasons: string[];
   readonly stats: ScoredStats;
 }
@@ -67,8 +68,8 @@ const describeErrors = (errors: readonly ErrorItem[]): string =>
   errors.map((e) => (e.path === '' ? e.message : `${e.path} ${e.message}`)).join('; ');
 
 export class BatchEncoder {
-  private csv = '';
-  private rejectsCsv = '';
+  private readonly csv = new CsvBytes();
+  private readonly rejectsCsv = new CsvBytes(256);
   private readonly rejectReasons: string[] = [];
   private readonly scoredIndex: Int32Array;
   private readonly columns: ScoredColumns | null;
@@ -113,17 +114,13 @@ export class BatchEncoder {
     else this.addRejected(index, outcome.errors, outcome.reason);
   }
 
-  private inputFields(index: number): string {
+  private inputFields(out: CsvBytes, index: number): void {
     const { cells } = this;
-    let text = '';
     const width = this.layout.header.length;
-    if (cells.kind === 'rows') {
-      const row = cells.rows[index]!;
-      for (let c = 0; c < width; c++) text += (c === 0 ? '' : ',') + csvField(row[c] ?? '');
-    } else {
-      for (let c = 0; c < width; c++) text += (c === 0 ? '' : ',') + csvField(cellText(cells.columns[c]![index]));
+    for (let c = 0; c < width; c++) {
+      if (c > 0) out.comma();
+      out.field(cells.kind === 'rows' ? (cells.rows[index]![c] ?? '') : cellText(cells.columns[c]![index]));
     }
-    return text;
   }
 
   private addScored(index: number, result: HouseholdResult, demographics: Record<string, unknown>): void {
@@ -134,19 +131,30 @@ export class BatchEncoder {
     const scoreText = score[this.layout.scoreKey]!;
     const savingsText = score[SAVINGS_SCORE_KEY]!;
     if (this.columns === null) {
-      let line = this.inputFields(index);
-      for (const c of CATEGORIES) line += `,${budget[c]}`;
-      for (const c of CATEGORIES) line += `,${model[c]}`;
-      this.csv += `${line},${psaText},${scoreText},${savingsText},${geo.geo_level},${geo.state ?? ''},${geo.cbsa ?? ''}\n`;
+      const out = this.csv;
+      this.inputFields(out, index);
+      for (const c of CATEGORIES) {
+        out.comma();
+        out.integer(budget[c]);
+      }
+      for (const c of CATEGORIES) {
+        out.comma();
+        out.integer(model[c]);
+      }
+      for (const text of [psaText, scoreText, savingsText, geo.geo_level, geo.state ?? '', geo.cbsa ?? '']) {
+        out.comma();
+        out.plain(text);
+      }
+      out.endRecord();
     } else {
       const { columns } = this;
       const n = this.rowNumbers.length;
       for (let c = 0; c < CATEGORY_COUNT; c++) {
         const category = CATEGORIES[c]!;
-        columns.budget[c * n + k] = budget[category];
-        columns.model[c * n + k] = model[category];
+        columns.budget[c * n + k] = int32(budget[category], category);
+        columns.model[c * n + k] = int32(model[category], category);
       }
-      columns.psa[k] = Number(psaText);
+      columns.psa[k] = int32(Number(psaText), PSA_KEY);
       columns.score[k] = Number(scoreText);
       columns.savingsScore[k] = Number(savingsText);
       columns.geoLevel.push(geo.geo_level);
@@ -167,7 +175,13 @@ export class BatchEncoder {
   }
 
   private addRejected(index: number, errors: readonly ErrorItem[], reason: string | undefined): void {
-    this.rejectsCsv += `${this.rowNumbers[index]},${this.inputFields(index)},${csvField(describeErrors(errors))}\n`;
+    const out = this.rejectsCsv;
+    out.integer(this.rowNumbers[index]!);
+    out.comma();
+    this.inputFields(out, index);
+    out.comma();
+    out.field(describeErrors(errors));
+    out.endRecord();
     this.rejectReasons.push(reason ?? rejectCategory(errors));
   }
 
@@ -181,7 +195,7 @@ export class BatchEncoder {
       rowsIn: n,
       scored: k,
       scoredIndex: trim(this.scoredIndex),
-      csv: this.csv,
+      csv: this.csv.take(),
       columns:
         columns === null
           ? null
@@ -193,7 +207,7 @@ export class BatchEncoder {
               score: trim(columns.score),
               savingsScore: trim(columns.savingsScore),
             },
-      rejectsCsv: this.rejectsCsv,
+      rejectsCsv: this.rejectsCsv.take(),
       rejectReasons: this.rejectReasons,
       stats: {
         ...stats,
@@ -206,6 +220,12 @@ export class BatchEncoder {
       },
     };
   }
+}
+
+/** Arrow output stores amounts as Int32; a value outside it must stop the job, not wrap around. */
+function int32(value: number, what: string): number {
+  if (!(value <= 2_147_483_647 && value >= -2_147_483_648)) throw new Error(`${what} ${value} does not fit the Int32 column`);
+  return value;
 }
 
 /** Column-major values laid out with stride `n`, repacked with stride `k` (the rows actually scored). */

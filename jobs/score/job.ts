@@ -5,7 +5,6 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
-import type { Field } from 'apache-arrow';
 import type { Logger } from 'pino';
 import { type ColumnMap, DEFAULT_COLUMN_MAP, loadColumnMap, planRequest } from '../../src/io/column-mapping.js';
 import { openArrowSource } from '../../src/io/arrow-source.js';
@@ -75,15 +74,14 @@ function inputFormatOf(input: string): OutputFormat {
 }
 
 /** The rows of a batch this run scores: those in its shard and not already written by an earlier run. */
-function selectRows(batch: SourceBatch, shard: Shard | null, rowsDone: number): Int32Array | null {
-  const lastRow = batch.firstRow + batch.length - 1;
-  if (shard === null && rowsDone < batch.firstRow) return null;
+function selectRows(batch: SourceBatch, shard: Shard | null, resumeAfter: number): Int32Array | null {
+  if (shard === null && resumeAfter < batch.firstRow) return null;
   const chosen: number[] = [];
   for (let i = 0; i < batch.length; i++) {
     const row = batch.firstRow + i;
-    if (row > rowsDone && (shard === null || (row - 1) % shard.count === shard.index - 1)) chosen.push(i);
+    if (row > resumeAfter && (shard === null || (row - 1) % shard.count === shard.index - 1)) chosen.push(i);
   }
-  return lastRow <= rowsDone && chosen.length === 0 ? new Int32Array(0) : Int32Array.from(chosen);
+  return Int32Array.from(chosen);
 }
 
 function pick(cells: CellGrid, selection: Int32Array): CellGrid {
@@ -160,7 +158,7 @@ export async function runScoreJob(options: ScoreJobOptions): Promise<ScoreJobRes
         scored:
           format === 'csv'
             ? await CsvScoredSink.create(paths.scored, layout)
-            : await ArrowScoredSink.create(paths.scored, layout, arrowFieldsOf(source)),
+            : await ArrowScoredSink.create(paths.scored, layout, source.arrowFields ?? null),
         rejects,
       };
     }
@@ -171,13 +169,14 @@ export async function runScoreJob(options: ScoreJobOptions): Promise<ScoreJobRes
     scorer = await options.startScorer(layout);
     const engineReadyMs = performance.now() - scoringStarted;
     const progress = createProgress({ bar: options.progressBar, logger });
-    let rowsDone = resumed?.rowsDone ?? 0;
+    const resumeAfter = resumed?.rowsDone ?? 0;
+    let rowsDone = resumeAfter;
     let lastCheckpoint = performance.now();
     const checkpointInterval = options.checkpointIntervalMs ?? CHECKPOINT_INTERVAL_MS;
 
     const write = async (encoded: EncodedBatch, batch: SelectedBatch) => {
       await scored.write(encoded, batch);
-      if (encoded.rejectsCsv !== '') await rejects.write(encoded.rejectsCsv);
+      if (encoded.rejectsCsv.byteLength > 0) await rejects.write(encoded.rejectsCsv);
       addToSummary(summary, encoded, options.groupBy);
       for (const reason of encoded.rejectReasons) {
         summary.addRejected(reason);
@@ -210,7 +209,7 @@ export async function runScoreJob(options: ScoreJobOptions): Promise<ScoreJobRes
     };
     let seq = 0;
     for await (const batch of source.batches()) {
-      const selection = selectRows(batch, options.shard, rowsDone);
+      const selection = selectRows(batch, options.shard, resumeAfter);
       if (selection !== null && selection.length === 0) {
         // Nothing to score here, but the rows still count as done once everything before them is written.
         if (inFlight.length === 0) rowsDone = Math.max(rowsDone, batch.firstRow + batch.length - 1);
@@ -262,10 +261,6 @@ export async function runScoreJob(options: ScoreJobOptions): Promise<ScoreJobRes
     await scorer?.close();
     await source.close();
   }
-}
-
-function arrowFieldsOf(source: InputSource): readonly Field[] | null {
-  return (source as InputSource & { fields?: readonly Field[] }).fields ?? null;
 }
 
 function addToSummary(summary: SummaryBuilder, encoded: EncodedBatch, groupBy: readonly string[]): void {

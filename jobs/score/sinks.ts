@@ -51,7 +51,7 @@ export class CsvScoredSink implements ScoredSink {
   }
 
   async write(encoded: EncodedBatch): Promise<void> {
-    if (encoded.csv !== '') await this.file.write(encoded.csv);
+    if (encoded.csv.byteLength > 0) await this.file.write(encoded.csv);
   }
 
   async end(): Promise<void> {}

@@ -31,9 +31,14 @@ export const oneOffOptions = {
   period: {
     choices: PERIOD_NAMES,
     default: 'annual' as Period,
-    describe: 'Express budget and model amounts per period (whole units, largest remainder); scores ignore it',
+    describe:
+      'Express budget and model amounts per period (whole units, largest remainder); scores ignore it',
   },
-  'score-key': { type: 'string', default: DEFAULT_SCORE_KEY, describe: 'Name of the main score key in score responses' },
+  'score-key': {
+    type: 'string',
+    default: DEFAULT_SCORE_KEY,
+    describe: 'Name of the main score key in score responses',
+  },
 } as const;
 
 export type OneOffArgs = InferredOptionTypes<typeof oneOffOptions> & { file?: string | undefined };
@@ -41,10 +46,17 @@ export type OneOffArgs = InferredOptionTypes<typeof oneOffOptions> & { file?: st
 /** Adds the `[file]` positional and the one-off options to a command's builder. */
 export const withOneOffOptions = <T>(yargs: Argv<T>) =>
   yargs
-    .positional('file', { type: 'string', describe: 'Request JSON file; "-" or nothing with piped input reads stdin' })
+    .positional('file', {
+      type: 'string',
+      describe: 'Request JSON file; "-" or nothing with piped input reads stdin',
+    })
     .options(oneOffOptions);
 
-export async function runOneOff(operation: OneOffOperation, source: OneOffSource, options: OneOffOptions): Promise<number> {
+export async function runOneOff(
+  operation: OneOffOperation,
+  source: OneOffSource,
+  options: OneOffOptions,
+): Promise<number> {
   const text = await readRequestText(source, operation);
   if (text === undefined) return 1;
   const body = parseJson(text);
@@ -55,7 +67,10 @@ export async function runOneOff(operation: OneOffOperation, source: OneOffSource
 }
 
 /** A yargs command for `outlay budget` or `outlay model`. */
-export function oneOffCommand(operation: Exclude<OneOffOperation, 'score'>, describe: string): CommandModule<object, OneOffArgs> {
+export function oneOffCommand(
+  operation: Exclude<OneOffOperation, 'score'>,
+  describe: string,
+): CommandModule<object, OneOffArgs> {
   return {
     command: `${operation} [file]`,
     describe,
@@ -74,11 +89,15 @@ function run(engine: Engine, operation: OneOffOperation, body: unknown, period: 
   switch (operation) {
     case 'budget': {
       const result = engine.budget(body);
-      return result.ok ? { ok: true as const, value: { budget: amountsForPeriod(result.value.budget, period) } } : result;
+      return result.ok
+        ? { ok: true as const, value: { budget: amountsForPeriod(result.value.budget, period) } }
+        : result;
     }
     case 'model': {
       const result = engine.model(body);
-      return result.ok ? { ok: true as const, value: { model: amountsForPeriod(result.value.model, period) } } : result;
+      return result.ok
+        ? { ok: true as const, value: { model: amountsForPeriod(result.value.model, period) } }
+        : result;
     }
     case 'score':
       // PSA is monthly by definition and scores are ratios, so a period changes nothing in a score.
@@ -86,7 +105,10 @@ function run(engine: Engine, operation: OneOffOperation, body: unknown, period: 
   }
 }
 
-async function readRequestText(source: OneOffSource, operation: OneOffOperation): Promise<string | undefined> {
+async function readRequestText(
+  source: OneOffSource,
+  operation: OneOffOperation,
+): Promise<string | undefined> {
   if (source.json !== undefined && source.file !== undefined) {
     return fail(operation, 'give the request either with --json or as a file, not both');
   }
@@ -112,7 +134,10 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false; er
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch (error) {
-    return { ok: false, error: invalidRequest([{ path: '', message: `is not valid JSON: ${(error as Error).message}` }]) };
+    return {
+      ok: false,
+      error: invalidRequest([{ path: '', message: `is not valid JSON: ${(error as Error).message}` }]),
+    };
   }
 }
 

@@ -13,7 +13,13 @@ export class BudgetAllocator {
   private readonly apportioner = new Apportioner();
   private readonly fillable = new Uint8Array(CATEGORY_COUNT);
 
-  allocate(netIncome: number, given: Float64Array, isGiven: Uint8Array, modeled: Float64Array, out: Float64Array): void {
+  allocate(
+    netIncome: number,
+    given: Float64Array,
+    isGiven: Uint8Array,
+    modeled: Float64Array,
+    out: Float64Array,
+  ): void {
     const { fillable } = this;
     let fixed = 0;
     for (let i = 0; i < CATEGORY_COUNT; i++) {

@@ -102,7 +102,9 @@ export function createEngine({ model, geo, config }: EngineParts): Engine {
 /** The main score key replaces `OUTLAY` in score responses, so it must not collide with the other two keys. */
 function checkScoreKey(key: string): string {
   if (key.length === 0 || key === PSA_KEY || key === SAVINGS_SCORE_KEY) {
-    throw new Error(`outlay: invalid score key ${JSON.stringify(key)}: it must be non-empty and differ from "${PSA_KEY}" and "${SAVINGS_SCORE_KEY}"`);
+    throw new Error(
+      `outlay: invalid score key ${JSON.stringify(key)}: it must be non-empty and differ from "${PSA_KEY}" and "${SAVINGS_SCORE_KEY}"`,
+    );
   }
   return key;
 }

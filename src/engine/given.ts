@@ -6,7 +6,11 @@ import type { GivenBudget } from '../contract/schemas.js';
  * given keys are visited, since most requests fix a handful of categories or none. A key present with
  * the value `undefined` (possible from library callers, never from JSON) counts as not given.
  */
-export function readGivenBudget(budget: GivenBudget | undefined, amounts: Float64Array, isGiven: Uint8Array): void {
+export function readGivenBudget(
+  budget: GivenBudget | undefined,
+  amounts: Float64Array,
+  isGiven: Uint8Array,
+): void {
   isGiven.fill(0);
   if (budget === undefined) return;
   for (const key in budget) {

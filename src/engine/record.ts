@@ -11,7 +11,9 @@ function recordFactory<T>(keys: readonly string[]): (values: ArrayLike<T>) => Re
 }
 
 /** A category record from 38 amounts in CATEGORIES order. */
-export const categoryRecord = recordFactory<number>(CATEGORIES) as (values: ArrayLike<number>) => CategoryRecord;
+export const categoryRecord = recordFactory<number>(CATEGORIES) as (
+  values: ArrayLike<number>,
+) => CategoryRecord;
 
 /** A record with the given keys, in that order; used for the score response, whose main key is configurable. */
 export const fixedKeyRecord = (keys: readonly string[]) => recordFactory<string>(keys);

@@ -1,4 +1,9 @@
-import type { BudgetResponse, InvalidRequestBody, ModelResponse, ScoreResponse } from '../contract/schemas.js';
+import type {
+  BudgetResponse,
+  InvalidRequestBody,
+  ModelResponse,
+  ScoreResponse,
+} from '../contract/schemas.js';
 import type { GeoLevel } from '../geo/types.js';
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: InvalidRequestBody };

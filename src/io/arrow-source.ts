@@ -72,6 +72,7 @@ export async function openArrowSource(path: string, batchRows: number): Promise<
     format: 'arrow',
     header,
     kinds,
+    arrowFields: fields,
     sizeBytes: size,
     bytesRead: () => Math.min(bytesRead, size),
     batches,

@@ -84,12 +84,14 @@ export function parseColumnMap(json: unknown, source: string): ColumnMap {
     targets.add(target as string);
   }
   const booleans = json.booleans ?? DEFAULT_COLUMN_MAP.booleans;
-  if (!isPlainObject(booleans) || !isWordList(booleans.true) || !isWordList(booleans.false)) {
+  const truthy = isPlainObject(booleans) ? booleans.true : undefined;
+  const falsy = isPlainObject(booleans) ? booleans.false : undefined;
+  if (!isWordList(truthy) || !isWordList(falsy)) {
     return fail('"booleans" must be {"true": ["…"], "false": ["…"]} with non-empty lists of strings');
   }
-  const clash = booleans.true.find((word) => booleans.false.includes(word));
+  const clash = truthy.find((word) => falsy.includes(word));
   if (clash !== undefined) fail(`"booleans": "${clash}" is listed as both true and false`);
-  return { columns: columns as Record<string, string>, booleans: { true: booleans.true, false: booleans.false } };
+  return { columns: columns as Record<string, string>, booleans: { true: truthy, false: falsy } };
 }
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>

@@ -6,7 +6,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import type { Readable } from 'node:stream';
+import { pipeline, type Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import type { InputSource, SourceBatch } from './input-source.js';
 import { Utf8Guard } from './utf8-guard.js';
@@ -20,11 +20,9 @@ export async function openCsvSource(path: string, batchRows: number): Promise<In
   input.on('data', (chunk: Buffer) => {
     bytesRead += chunk.length;
   });
-  const parser = input.pipe(new Utf8Guard(name)).pipe(
-    parse({ bom: true, relax_column_count: true, skip_empty_lines: true }),
-  );
-  // Errors on the upstream stages do not travel through pipe(); forward them so the reader sees them.
-  input.on('error', (error) => parser.destroy(error));
+  const parser = parse({ bom: true, relax_column_count: true, skip_empty_lines: true });
+  // pipeline() passes an error in any stage on to the parser, whose reader then sees it.
+  pipeline(input, new Utf8Guard(name), parser, () => undefined);
   const records: AsyncIterator<string[]> = parser[Symbol.asyncIterator]();
   const first = await records.next().catch((error: unknown) => {
     throw new Error(`${name}: ${error instanceof Error ? error.message : String(error)}`);

@@ -2,7 +2,7 @@
  * What the batch job reads: a header, the kind of each column, and batches of cells with their 1-based
  * row numbers (data rows only; the header is not counted). CSV and Arrow sources both produce this.
  */
-import type { RecordBatch } from 'apache-arrow';
+import type { Field, RecordBatch } from 'apache-arrow';
 import type { ColumnKind } from './column-mapping.js';
 import type { Cell } from './row-request.js';
 
@@ -24,6 +24,8 @@ export interface InputSource {
   readonly format: 'csv' | 'arrow';
   readonly header: readonly string[];
   readonly kinds: readonly ColumnKind[];
+  /** The input's Arrow fields (types included), for Arrow output to keep them; absent for CSV. */
+  readonly arrowFields?: readonly Field[];
   /** Input size in bytes when known (a file, not stdin), for the progress ETA. */
   readonly sizeBytes: number | undefined;
   /** Bytes consumed so far. */

@@ -14,7 +14,8 @@ export function parseModelArtifact(json: unknown): SpendingModel {
 export function checkArtifact(json: unknown): ModelArtifact {
   if (typeof json !== 'object' || json === null) throw new Error('model artifact: not an object');
   const a = json as ModelArtifact;
-  if (a.format !== ARTIFACT_FORMAT) throw new Error(`model artifact: format ${String(a.format)}, want ${ARTIFACT_FORMAT}`);
+  if (a.format !== ARTIFACT_FORMAT)
+    throw new Error(`model artifact: format ${String(a.format)}, want ${ARTIFACT_FORMAT}`);
   if (a.spendingCategories !== SPENDING_CATEGORIES) throw new Error('model artifact: wrong category count');
   const n = SPENDING_CATEGORIES;
   const points = a.incomeGrid?.points;

@@ -74,9 +74,8 @@ export class TableSpendingModel implements SpendingModel {
     const n = this.n;
     const points = this.points;
     const takeHome = profile.net_annual_income;
-    const u = Math.log(takeHome > MIN_INCOME ? takeHome : MIN_INCOME);
-    let t = (u - this.uMin) / this.uStep;
-    t = t < 0 ? 0 : t > points - 1 ? points - 1 : t;
+    const u = Math.log(Math.max(takeHome, MIN_INCOME));
+    const t = Math.min(Math.max((u - this.uMin) / this.uStep, 0), points - 1);
     const k = t >= points - 1 ? points - 2 : Math.floor(t);
     const f = t - k;
 
@@ -94,7 +93,7 @@ export class TableSpendingModel implements SpendingModel {
     let ageRow = 0;
     let ageF = 0;
     if (ageKnown) {
-      const x = age < this.ageMin ? this.ageMin : age > this.ageMax ? this.ageMax : age;
+      const x = Math.min(Math.max(age, this.ageMin), this.ageMax);
       ageRow = Math.min(Math.floor(x - this.ageMin), this.ageMax - this.ageMin - 1);
       ageF = x - this.ageMin - ageRow;
     }
@@ -103,7 +102,7 @@ export class TableSpendingModel implements SpendingModel {
     let sizeRow = 0;
     let sizeF = 0;
     if (sizeKnown) {
-      const x = members < 1 ? 1 : members > this.sizeMax ? this.sizeMax : members;
+      const x = Math.min(Math.max(members, 1), this.sizeMax);
       sizeRow = Math.min(Math.floor(x - 1), this.sizeMax - 2);
       sizeF = x - 1 - sizeRow;
     }
@@ -123,7 +122,9 @@ export class TableSpendingModel implements SpendingModel {
         const ageFactor = lerp(this.age, c * ages, ageRow, ageF);
         demographic =
           ageFactor *
-          (sizeKnown ? lerp(this.size, c * this.sizeMax, sizeRow, sizeF) : lerp(this.sizeMarginal, row, k, f));
+          (sizeKnown
+            ? lerp(this.size, c * this.sizeMax, sizeRow, sizeF)
+            : lerp(this.sizeMarginal, row, k, f));
       } else if (sizeKnown) {
         demographic = lerp(this.ageMarginal, row, k, f) * lerp(this.size, c * this.sizeMax, sizeRow, sizeF);
       } else {
@@ -135,7 +136,7 @@ export class TableSpendingModel implements SpendingModel {
     }
     for (let c = n; c < CATEGORY_COUNT; c++) out[c] = 0;
     const left = takeHome - total;
-    out[SAVINGS_INDEX] = left > 0 ? left : 0;
+    out[SAVINGS_INDEX] = Math.max(left, 0);
     out[OTHER_DEBT_INDEX] = 0;
   }
 
@@ -152,7 +153,9 @@ export class TableSpendingModel implements SpendingModel {
     for (let c = 0; c < this.n; c++) {
       const price = Math.exp(this.rppElasticity[c]! * logRpp[this.rppComponent[c]!]!);
       this.geoFactor[c] =
-        price * this.region[c * REGION_SLOTS.length + regionSlot]! * this.area[c * AREA_SLOTS.length + areaSlot]!;
+        price *
+        this.region[c * REGION_SLOTS.length + regionSlot]! *
+        this.area[c * AREA_SLOTS.length + areaSlot]!;
     }
     this.lastGeo = geo;
   }

@@ -2,8 +2,22 @@
  * Statistics of one cohort (or of all rows), derived only from its exact count maps. Both a single run and
  * `outlay merge` go through `cohortStats`, so equal count maps give equal statistics, number for number.
  */
-import { type CountEntries, CountMap, countBelow, type DistributionFacts, describeEntries, PERCENTILES } from './count-map.js';
-import type { CohortStats, HistogramBin, Percentiles, PsaStatistics, ScoreBand, ScoreStatistics } from './summary-schema.js';
+import {
+  type CountEntries,
+  CountMap,
+  countBelow,
+  type DistributionFacts,
+  describeEntries,
+  PERCENTILES,
+} from './count-map.js';
+import type {
+  CohortStats,
+  HistogramBin,
+  Percentiles,
+  PsaStatistics,
+  ScoreBand,
+  ScoreStatistics,
+} from './summary-schema.js';
 
 /** Scores are kept as integers: score × 10 (they have exactly one decimal). */
 export const SCORE_SCALE = 10;
@@ -16,9 +30,9 @@ export class CohortAccumulator {
 
   static fromDistribution(distribution: CohortStats['distribution']): CohortAccumulator {
     const cohort = new CohortAccumulator();
-    cohort.psa.addAll(CountMap.fromEntries(distribution.psa));
-    cohort.scoreX10.addAll(CountMap.fromEntries(distribution.score_x10));
-    cohort.savingsScoreX10.addAll(CountMap.fromEntries(distribution.savings_score_x10));
+    cohort.psa.addEntries(distribution.psa);
+    cohort.scoreX10.addEntries(distribution.score_x10);
+    cohort.savingsScoreX10.addEntries(distribution.savings_score_x10);
     return cohort;
   }
 
@@ -95,7 +109,8 @@ function scoreBands(sortedX10: CountEntries): ScoreBand[] {
   for (let i = 0; i + 1 < edges.length; i += 1) {
     const from = edges[i] ?? null;
     const to = edges[i + 1] ?? null;
-    const count = (to === null ? total : countBelow(sortedX10, to)) - (from === null ? 0 : countBelow(sortedX10, from));
+    const count =
+      (to === null ? total : countBelow(sortedX10, to)) - (from === null ? 0 : countBelow(sortedX10, from));
     bands.push({ label: scoreBandLabel(from, to), from: toScore(from), to: toScore(to), count });
   }
   return bands;

@@ -82,7 +82,9 @@ const unknownLast =
 const byCodeUnits = unknownLast((a, b) => (a < b ? -1 : 1));
 
 const byBandOrder = (bands: readonly Band[]) =>
-  unknownLast((a, b) => bands.findIndex((band) => band.label === a) - bands.findIndex((band) => band.label === b));
+  unknownLast(
+    (a, b) => bands.findIndex((band) => band.label === a) - bands.findIndex((band) => band.label === b),
+  );
 
 const bandDimension = (
   name: string,

@@ -9,20 +9,19 @@ export type CountEntries = readonly (readonly [value: number, count: number])[];
 export class CountMap {
   readonly #counts = new Map<number, number>();
 
-  static fromEntries(entries: CountEntries): CountMap {
-    const map = new CountMap();
-    for (const [value, count] of entries) map.add(value, count);
-    return map;
-  }
-
   add(value: number, count = 1): void {
     if (!Number.isSafeInteger(value)) throw new Error(`count map: value ${value} is not a safe integer`);
-    if (!Number.isSafeInteger(count) || count < 1) throw new Error(`count map: count ${count} is not a positive integer`);
+    if (!Number.isSafeInteger(count) || count < 1)
+      throw new Error(`count map: count ${count} is not a positive integer`);
     this.#counts.set(value, (this.#counts.get(value) ?? 0) + count);
   }
 
   addAll(other: CountMap): void {
-    for (const [value, count] of other.#counts) this.add(value, count);
+    this.addEntries(other.#counts);
+  }
+
+  addEntries(entries: Iterable<readonly [value: number, count: number]>): void {
+    for (const [value, count] of entries) this.add(value, count);
   }
 
   /** Entries sorted by value, so that serialised summaries are deterministic. */

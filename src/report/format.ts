@@ -23,7 +23,11 @@ const dollarFormat = new Intl.NumberFormat('en-US', {
   signDisplay: 'negative',
 });
 const scoreFormat = new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
-const percentFormat = new Intl.NumberFormat('en-US', { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const percentFormat = new Intl.NumberFormat('en-US', {
+  style: 'percent',
+  minimumFractionDigits: 1,
+  maximumFractionDigits: 1,
+});
 
 const orDash =
   (format: (value: number) => string) =>

@@ -5,9 +5,18 @@
  */
 import { basename, extname } from 'node:path';
 import { AGE_BANDS, HOUSEHOLD_SIZE_BANDS, INCOME_BANDS } from './cohorts.js';
+import { PERCENTILES } from './count-map.js';
 import { escapeHtml, formatCount, formatDollars, formatScore, formatShare } from './format.js';
 import type { Cohort, CohortStats, DimensionSummary, Percentiles, Summary } from './summary-schema.js';
-import { COLORS, groupedBarChart, histogramChart, rangeStrip, type StripScale, shareBar, stackedStrip } from './svg.js';
+import {
+  COLORS,
+  groupedBarChart,
+  histogramChart,
+  rangeStrip,
+  type StripScale,
+  shareBar,
+  stackedStrip,
+} from './svg.js';
 
 /** Beyond this many cohorts in one dimension the table shows the largest ones and says how many it left out. */
 const MAX_COHORT_ROWS = 50;
@@ -57,9 +66,10 @@ code { font-size: 12px; }
 }
 `;
 
-const percentileColumns = (['p1', 'p5', 'p10', 'p25', 'p50', 'p75', 'p90', 'p95', 'p99'] as const).map((key) => ({
-  key,
-  label: key === 'p50' ? 'median' : key === 'p1' ? '1st' : `${key.slice(1)}th`,
+const ordinal = (n: number) => (n === 1 ? '1st' : `${n}th`);
+const percentileColumns = PERCENTILES.map((p) => ({
+  key: `p${p}` as const,
+  label: p === 50 ? 'median' : ordinal(p),
 }));
 
 const median = (stats: { percentiles: Percentiles | null }) => stats.percentiles?.p50 ?? null;
@@ -81,7 +91,9 @@ function headline(summary: Summary): string {
   ].join('')}</dl>`;
 }
 
-function percentileTable(rows: readonly { label: string; percentiles: Percentiles | null; format: (v: number | null) => string }[]) {
+function percentileTable(
+  rows: readonly { label: string; percentiles: Percentiles | null; format: (v: number | null) => string }[],
+) {
   const head = `<tr><th scope="col">Percentile</th>${percentileColumns.map((c) => `<th scope="col">${c.label}</th>`).join('')}</tr>`;
   const body = rows
     .map(
@@ -117,7 +129,11 @@ function scoreSection(overall: CohortStats): string {
     bands.map((band) => band.label),
     [
       { name: 'Outlay score', color: COLORS.positive, counts: bands.map((b) => b.count) },
-      { name: 'Savings score', color: COLORS.secondary, counts: overall.savings_score.bands.map((b) => b.count) },
+      {
+        name: 'Savings score',
+        color: COLORS.secondary,
+        counts: overall.savings_score.bands.map((b) => b.count),
+      },
     ],
     {
       id: 'score-bands',
@@ -137,7 +153,10 @@ ${percentileTable([
 
 function bandLegend(overall: CohortStats): string {
   return `<p class="legend">Score bands: ${overall.score.bands
-    .map((band, i) => `<span><span class="swatch" style="background:${COLORS.bands[i]}"></span>${escapeHtml(band.label)}</span>`)
+    .map(
+      (band, i) =>
+        `<span><span class="swatch" style="background:${COLORS.bands[i]}"></span>${escapeHtml(band.label)}</span>`,
+    )
     .join('')}</p>`;
 }
 
@@ -167,8 +186,16 @@ function cohortRow(cohort: Cohort, scale: StripScale, id: string): string {
           description: `${formatShare(psa.negative_share)} of households have a negative PSA.`,
         });
   const bands = stackedStrip(
-    score.bands.map((band, i) => ({ name: `score ${band.label}`, count: band.count, color: COLORS.bands[i] ?? COLORS.axis })),
-    { id: `${id}-bands`, title: `Score bands of ${cohort.value}`, description: 'Share of households in each score band.' },
+    score.bands.map((band, i) => ({
+      name: `score ${band.label}`,
+      count: band.count,
+      color: COLORS.bands[i] ?? COLORS.axis,
+    })),
+    {
+      id: `${id}-bands`,
+      title: `Score bands of ${cohort.value}`,
+      description: 'Share of households in each score band.',
+    },
   );
   return `<tr><th scope="row">${name}</th><td>${formatCount(cohort.rows)}</td><td>${formatDollars(psa.mean)}</td><td>${formatDollars(
     median(psa),
@@ -179,7 +206,9 @@ function cohortRow(cohort: Cohort, scale: StripScale, id: string): string {
 
 function dimensionTable(dimension: DimensionSummary, index: number): string {
   const title =
-    dimension.kind === 'group_by' ? `By ${dimension.name} (--group-by)` : (DIMENSION_TITLES[dimension.name] ?? dimension.name);
+    dimension.kind === 'group_by'
+      ? `By ${dimension.name} (--group-by)`
+      : (DIMENSION_TITLES[dimension.name] ?? dimension.name);
   const shown =
     dimension.cohorts.length <= MAX_COHORT_ROWS
       ? dimension.cohorts
@@ -205,11 +234,9 @@ ${bandLegend(summary.overall)}
 ${summary.dimensions.map(dimensionTable).join('\n')}</section>`;
 }
 
-/** Where the rejects of this run were written: `<input name>.rejects.csv` beside the report. */
-function rejectsFileName(input: string): string {
-  const name = basename(input);
-  return `${name.slice(0, name.length - extname(name).length) || name}.rejects.csv`;
-}
+/** Where `outlay score` wrote the rejects: `<input name without extension>.rejects.csv` beside the report. */
+const rejectsFileName = (input: string) =>
+  `${input === '-' ? 'stdin' : basename(input, extname(input))}.rejects.csv`;
 
 function rejectsSection(summary: Summary): string {
   const { counts, meta } = summary;
@@ -244,7 +271,10 @@ const bandList = (bands: readonly { label: string }[]) => bands.map((b) => escap
 function aboutSection(summary: Summary): string {
   const { meta } = summary;
   const timings = Object.entries(meta.timings)
-    .map(([phase, ms]) => `<tr><th scope="row">Time: ${escapeHtml(phase)}</th><td>${formatCount(ms)} ms</td></tr>`)
+    .map(
+      ([phase, ms]) =>
+        `<tr><th scope="row">Time: ${escapeHtml(phase)}</th><td>${formatCount(ms)} ms</td></tr>`,
+    )
     .join('');
   return `<section aria-labelledby="about"><h2 id="about">About this report</h2>
 <table><tbody>

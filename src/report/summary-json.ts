@@ -4,7 +4,7 @@
  * large distribution stays readable and diffable.
  */
 import { Compile } from 'typebox/compile';
-import { Summary, SUMMARY_FORMAT, SUMMARY_VERSION } from './summary-schema.js';
+import { SUMMARY_FORMAT, SUMMARY_VERSION, Summary } from './summary-schema.js';
 
 const compiled = Compile(Summary);
 
@@ -24,12 +24,17 @@ export function parseSummary(text: string, source: string): Summary {
     throw new Error(`${source} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
   }
   const header = value as { format?: unknown; version?: unknown } | null;
-  if (header?.format !== SUMMARY_FORMAT) throw new Error(`${source} is not an Outlay summary (no "format": "${SUMMARY_FORMAT}")`);
+  if (header?.format !== SUMMARY_FORMAT)
+    throw new Error(`${source} is not an Outlay summary (no "format": "${SUMMARY_FORMAT}")`);
   if (header.version !== SUMMARY_VERSION) {
-    throw new Error(`${source} is a version ${String(header.version)} summary; this Outlay reads version ${SUMMARY_VERSION}`);
+    throw new Error(
+      `${source} is a version ${String(header.version)} summary; this Outlay reads version ${SUMMARY_VERSION}`,
+    );
   }
   if (!compiled.Check(value)) {
-    const problems = [...compiled.Errors(value)].slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message}`);
+    const problems = [...compiled.Errors(value)]
+      .slice(0, 3)
+      .map((e) => `${e.instancePath || '/'} ${e.message}`);
     throw new Error(`${source} is not a valid Outlay summary: ${problems.join('; ')}`);
   }
   return value;

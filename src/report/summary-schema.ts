@@ -59,7 +59,10 @@ const PsaStatistics = Type.Object(
   { additionalProperties: false },
 );
 
-const ScoreStatistics = Type.Object({ ...Statistics, bands: Type.Array(ScoreBand) }, { additionalProperties: false });
+const ScoreStatistics = Type.Object(
+  { ...Statistics, bands: Type.Array(ScoreBand) },
+  { additionalProperties: false },
+);
 
 const Distribution = Type.Object(
   { psa: CountEntries, score_x10: CountEntries, savings_score_x10: CountEntries },
@@ -76,10 +79,17 @@ const cohortProperties = {
 
 export const CohortStats = Type.Object(cohortProperties, { additionalProperties: false });
 
-export const Cohort = Type.Object({ value: Type.String(), ...cohortProperties }, { additionalProperties: false });
+export const Cohort = Type.Object(
+  { value: Type.String(), ...cohortProperties },
+  { additionalProperties: false },
+);
 
 export const DimensionSummary = Type.Object(
-  { name: Type.String(), kind: Type.Union([Type.Literal('default'), Type.Literal('group_by')]), cohorts: Type.Array(Cohort) },
+  {
+    name: Type.String(),
+    kind: Type.Union([Type.Literal('default'), Type.Literal('group_by')]),
+    cohorts: Type.Array(Cohort),
+  },
   { additionalProperties: false },
 );
 

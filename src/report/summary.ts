@@ -4,8 +4,9 @@
  * memory depends on the number of distinct values and cohorts, not on the number of rows; and summaries of
  * the shards of one input merge into exactly the summary of a single run over it.
  */
-import { type CohortFields, type Dimension, dimensionsFor } from './cohorts.js';
+
 import { CohortAccumulator, cohortStats, SCORE_SCALE } from './cohort-stats.js';
+import { type CohortFields, type Dimension, dimensionsFor } from './cohorts.js';
 import { SUMMARY_FORMAT, SUMMARY_VERSION, type Summary, type SummaryMetaJson } from './summary-schema.js';
 
 export type { Summary } from './summary-schema.js';
@@ -102,7 +103,8 @@ export class SummaryBuilder {
   }
 
   addScored(row: ScoredRowStats): void {
-    if (!Number.isSafeInteger(row.psa)) throw new Error(`summary: PSA ${row.psa} is not a whole number of dollars`);
+    if (!Number.isSafeInteger(row.psa))
+      throw new Error(`summary: PSA ${row.psa} is not a whole number of dollars`);
     const score = scoreKey(row.score, 'score');
     const savingsScore = scoreKey(row.savingsScore, 'savings score');
     const add = (cohort: CohortAccumulator) => {
@@ -151,7 +153,8 @@ export function mergeSummaries(summaries: readonly Summary[]): Summary {
   const state = new SummaryState(dimensionsFor(first.group_by));
   for (const summary of summaries) {
     state.overall.addAll(CohortAccumulator.fromDistribution(summary.overall.distribution));
-    for (const [reason, count] of Object.entries(summary.counts.rejected_by_reason)) state.addRejected(reason, count);
+    for (const [reason, count] of Object.entries(summary.counts.rejected_by_reason))
+      state.addRejected(reason, count);
     summary.dimensions.forEach((dimension, i) => {
       for (const cohort of dimension.cohorts) {
         state.cohort(i, cohort.value).addAll(CohortAccumulator.fromDistribution(cohort.distribution));
@@ -172,9 +175,10 @@ export function mergeSummaries(summaries: readonly Summary[]): Summary {
 }
 
 function checkSameRun(summaries: readonly Summary[], first: Summary): void {
-  const mustAgree = (what: string, valueOf: (s: Summary) => string) => {
-    const values = [...new Set(summaries.map(valueOf))];
-    if (values.length > 1) throw new Error(`merge: the summaries have different ${what}: ${values.join(' vs ')}`);
+  const mustAgree = (what: string, fieldOf: (s: Summary) => string) => {
+    const values = [...new Set(summaries.map(fieldOf))];
+    if (values.length > 1)
+      throw new Error(`merge: the summaries have different ${what}: ${values.join(' vs ')}`);
   };
   mustAgree('model versions', (s) => s.meta.model_version);
   mustAgree('inputs', (s) => s.meta.input);
@@ -184,7 +188,9 @@ function checkSameRun(summaries: readonly Summary[], first: Summary): void {
   for (const summary of summaries) {
     const names = summary.dimensions.map((d) => d.name);
     if (JSON.stringify(names) !== JSON.stringify(expected)) {
-      throw new Error(`merge: a summary has cohort dimensions ${names.join(', ')}; expected ${expected.join(', ')}`);
+      throw new Error(
+        `merge: a summary has cohort dimensions ${names.join(', ')}; expected ${expected.join(', ')}`,
+      );
     }
   }
 }
@@ -203,10 +209,13 @@ function checkShardsComplete(summaries: readonly Summary[]): number {
     return 1;
   }
   if (shards.some((shard) => shard === null)) {
-    throw new Error('merge: a whole-input summary (run without --shard) cannot be merged with shard summaries');
+    throw new Error(
+      'merge: a whole-input summary (run without --shard) cannot be merged with shard summaries',
+    );
   }
   const counts = [...new Set(shards.map((shard) => shard!.count))];
-  if (counts.length > 1) throw new Error(`merge: the summaries come from different shardings (shard counts ${counts.join(', ')})`);
+  if (counts.length > 1)
+    throw new Error(`merge: the summaries come from different shardings (shard counts ${counts.join(', ')})`);
   const count = counts[0]!;
   const seen = new Set<number>();
   for (const shard of shards) {
@@ -217,7 +226,9 @@ function checkShardsComplete(summaries: readonly Summary[]): number {
   }
   const missing = Array.from({ length: count }, (_, i) => i + 1).filter((index) => !seen.has(index));
   if (missing.length > 0) {
-    throw new Error(`merge: missing shard${missing.length > 1 ? 's' : ''} ${missing.map((i) => shardName(i, count)).join(', ')}`);
+    throw new Error(
+      `merge: missing shard${missing.length > 1 ? 's' : ''} ${missing.map((i) => shardName(i, count)).join(', ')}`,
+    );
   }
   return count;
 }

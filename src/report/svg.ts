@@ -36,7 +36,13 @@ function svg(label: ChartLabel, width: number, height: number, body: string, cla
 const rect = (x: number, y: number, width: number, height: number, fill: string, tooltip: string) =>
   `<rect x="${svgNumber(x)}" y="${svgNumber(y)}" width="${svgNumber(Math.max(0, width))}" height="${svgNumber(Math.max(0, height))}" fill="${fill}"><title>${escapeHtml(tooltip)}</title></rect>`;
 
-const text = (x: number, y: number, content: string, anchor: 'start' | 'middle' | 'end', className = 'tick') =>
+const text = (
+  x: number,
+  y: number,
+  content: string,
+  anchor: 'start' | 'middle' | 'end',
+  className = 'tick',
+) =>
   `<text x="${svgNumber(x)}" y="${svgNumber(y)}" text-anchor="${anchor}" class="${className}">${escapeHtml(content)}</text>`;
 
 const line = (x1: number, y1: number, x2: number, y2: number, stroke: string) =>
@@ -47,7 +53,10 @@ function grid(plot: Plot, max: number, format: (value: number) => string): strin
   return [0, 0.5, 1]
     .map((fraction) => {
       const y = plot.bottom - fraction * plot.height;
-      return line(plot.left, y, plot.right, y, COLORS.grid) + text(plot.left - 6, y + 4, format(max * fraction), 'end');
+      return (
+        line(plot.left, y, plot.right, y, COLORS.grid) +
+        text(plot.left - 6, y + 4, format(max * fraction), 'end')
+      );
     })
     .join('');
 }
@@ -61,7 +70,11 @@ interface Plot {
   readonly height: number;
 }
 
-function plotArea(width: number, height: number, margin: { left: number; right: number; top: number; bottom: number }): Plot {
+function plotArea(
+  width: number,
+  height: number,
+  margin: { left: number; right: number; top: number; bottom: number },
+): Plot {
   return {
     left: margin.left,
     right: width - margin.right,
@@ -96,12 +109,31 @@ export function histogramChart(bins: readonly HistogramBin[], label: ChartLabel)
     const barHeight = (bin.count / max) * plot.height;
     const negative = bin.to !== null && bin.to <= 0;
     const tooltip = `${binLabel(bin)}: ${formatCount(bin.count)} households (${formatShare(total === 0 ? null : bin.count / total)})`;
-    const bar = rect(x + 1, plot.bottom - barHeight, barWidth - 2, barHeight, negative ? COLORS.negative : COLORS.positive, tooltip);
+    const bar = rect(
+      x + 1,
+      plot.bottom - barHeight,
+      barWidth - 2,
+      barHeight,
+      negative ? COLORS.negative : COLORS.positive,
+      tooltip,
+    );
     const tick = showLabel(i) ? text(x + barWidth / 2, plot.bottom + 16, shortBinLabel(bin), 'middle') : '';
     return bar + tick;
   });
-  const axisTitle = text(plot.left + plot.width / 2, height - 12, 'Predicted Saving Ability, $ per month', 'middle', 'axis-title');
-  return svg(label, width, height, grid(plot, max, (v) => formatCount(Math.round(v))) + marks.join('') + axisTitle, 'chart');
+  const axisTitle = text(
+    plot.left + plot.width / 2,
+    height - 12,
+    'Predicted Saving Ability, $ per month',
+    'middle',
+    'axis-title',
+  );
+  return svg(
+    label,
+    width,
+    height,
+    grid(plot, max, (v) => formatCount(Math.round(v))) + marks.join('') + axisTitle,
+    'chart',
+  );
 }
 
 function shortBinLabel(bin: HistogramBin): string {
@@ -118,7 +150,11 @@ export interface BarSeries {
 }
 
 /** Vertical bars grouped by category (e.g. score band), heights as a share of each series' total. */
-export function groupedBarChart(categories: readonly string[], series: readonly BarSeries[], label: ChartLabel): string {
+export function groupedBarChart(
+  categories: readonly string[],
+  series: readonly BarSeries[],
+  label: ChartLabel,
+): string {
   const width = 720;
   const height = 280;
   const plot = plotArea(width, height, { left: 64, right: 16, top: 24, bottom: 64 });
@@ -141,7 +177,14 @@ export function groupedBarChart(categories: readonly string[], series: readonly 
         text(x + barWidth / 2, plot.bottom - barHeight - 4, formatShare(share), 'middle', 'value')
       );
     });
-    const swatch = rect(groupLeft, plot.bottom + 6, groupWidth * 0.8, 4, COLORS.bands[c] ?? COLORS.axis, category);
+    const swatch = rect(
+      groupLeft,
+      plot.bottom + 6,
+      groupWidth * 0.8,
+      4,
+      COLORS.bands[c] ?? COLORS.axis,
+      category,
+    );
     return bars.join('') + swatch + text(groupLeft + groupWidth * 0.4, plot.bottom + 26, category, 'middle');
   });
   const legend = series
@@ -174,7 +217,14 @@ export function rangeStrip(
   const body =
     rect(0, 7, STRIP_WIDTH, 4, COLORS.track, tooltip) +
     zero +
-    rect(at(range.p10), 5, at(range.p90) - at(range.p10), 8, range.p50 < 0 ? COLORS.negative : COLORS.secondary, tooltip) +
+    rect(
+      at(range.p10),
+      5,
+      at(range.p90) - at(range.p10),
+      8,
+      range.p50 < 0 ? COLORS.negative : COLORS.secondary,
+      tooltip,
+    ) +
     rect(at(range.p50) - 1.5, 2, 3, 14, '#1f2937', `median ${formatDollars(range.p50)}`);
   return svg(label, STRIP_WIDTH, STRIP_HEIGHT, body, 'strip');
 }
@@ -191,17 +241,31 @@ export function stackedStrip(segments: readonly Segment[], label: ChartLabel): s
   let x = 0;
   const marks = segments.map((s) => {
     const width = total === 0 ? 0 : (s.count / total) * STRIP_WIDTH;
-    const mark = rect(x, 3, width, 12, s.color, `${s.name}: ${formatCount(s.count)} (${formatShare(total === 0 ? null : s.count / total)})`);
+    const mark = rect(
+      x,
+      3,
+      width,
+      12,
+      s.color,
+      `${s.name}: ${formatCount(s.count)} (${formatShare(total === 0 ? null : s.count / total)})`,
+    );
     x += width;
     return mark;
   });
-  return svg(label, STRIP_WIDTH, STRIP_HEIGHT, rect(0, 3, STRIP_WIDTH, 12, COLORS.track, label.title) + marks.join(''), 'strip');
+  return svg(
+    label,
+    STRIP_WIDTH,
+    STRIP_HEIGHT,
+    rect(0, 3, STRIP_WIDTH, 12, COLORS.track, label.title) + marks.join(''),
+    'strip',
+  );
 }
 
 /** A share in [0, 1] as a small filled bar. */
 export function shareBar(share: number, label: ChartLabel): string {
   const width = 80;
   const body =
-    rect(0, 5, width, 8, COLORS.track, label.title) + rect(0, 5, share * width, 8, COLORS.negative, `${formatShare(share)}`);
+    rect(0, 5, width, 8, COLORS.track, label.title) +
+    rect(0, 5, share * width, 8, COLORS.negative, `${formatShare(share)}`);
   return svg(label, width, STRIP_HEIGHT, body, 'strip');
 }

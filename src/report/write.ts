@@ -17,9 +17,16 @@ export interface ReportFiles {
 export const summaryFileName = (name: string) => `${name}.summary.json`;
 export const reportFileName = (name: string) => `${name}.report.html`;
 
-export async function writeSummaryAndReport(outDir: string, name: string, summary: Summary): Promise<ReportFiles> {
+export async function writeSummaryAndReport(
+  outDir: string,
+  name: string,
+  summary: Summary,
+): Promise<ReportFiles> {
   await mkdir(outDir, { recursive: true });
-  const files = { summaryPath: join(outDir, summaryFileName(name)), reportPath: join(outDir, reportFileName(name)) };
+  const files = {
+    summaryPath: join(outDir, summaryFileName(name)),
+    reportPath: join(outDir, reportFileName(name)),
+  };
   await writeFileAtomically(files.summaryPath, serializeSummary(summary));
   await writeFileAtomically(files.reportPath, renderReport(summary));
   return files;

@@ -2,7 +2,13 @@
  * Small stand-ins for the spending model and the geography resolver, so engine rules can be tested with
  * amounts computed by hand. Fakes live only in tests; the shipped code path loads the real artifact.
  */
-import { CATEGORIES, CATEGORY_COUNT, type Category, OTHER_DEBT_INDEX, SAVINGS_INDEX } from '../../src/contract/categories.js';
+import {
+  CATEGORIES,
+  CATEGORY_COUNT,
+  type Category,
+  OTHER_DEBT_INDEX,
+  SAVINGS_INDEX,
+} from '../../src/contract/categories.js';
 import type { Geography, GeoResolver } from '../../src/geo/types.js';
 import type { Profile, SpendingModel } from '../../src/model/types.js';
 
@@ -28,9 +34,6 @@ export function fakeModel(scale = 0.8): SpendingModel {
   };
 }
 
-/** The expected annual amount the fake model writes for one category. */
-export const fakeModeled = (c: Category, netIncome: number, scale = 0.8) => shareOf(c) * netIncome * scale;
-
 const ALABAMA: Geography = {
   level: 'zip',
   state: 'AL',
@@ -46,5 +49,13 @@ export const fakeGeo: GeoResolver = {
   resolve: (zip5) =>
     zip5.startsWith('352')
       ? ALABAMA
-      : { ...ALABAMA, level: 'national', state: null, cbsa: null, region: null, urban: null, rppScope: 'national' },
+      : {
+          ...ALABAMA,
+          level: 'national',
+          state: null,
+          cbsa: null,
+          region: null,
+          urban: null,
+          rppScope: 'national',
+        },
 };

@@ -11,16 +11,19 @@ const countMapOf = (values: readonly number[]) => {
 describe('describeEntries', () => {
   it('for any list of integers, each percentile is the sorted value at nearest rank ⌈P·n/100⌉', () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: -10_000, max: 10_000 }), { minLength: 1, maxLength: 500 }), (values) => {
-        const sorted = [...values].sort((a, b) => a - b);
-        const facts = describeEntries(countMapOf(values).entries())!;
-        for (const p of PERCENTILES) {
-          expect(facts.percentiles[p]).toBe(sorted[Math.ceil((p * sorted.length) / 100) - 1]);
-        }
-        expect(facts.count).toBe(values.length);
-        expect(facts.sum).toBe(BigInt(values.reduce((a, b) => a + b, 0)));
-        expect([facts.min, facts.max]).toEqual([sorted[0], sorted.at(-1)]);
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: -10_000, max: 10_000 }), { minLength: 1, maxLength: 500 }),
+        (values) => {
+          const sorted = [...values].sort((a, b) => a - b);
+          const facts = describeEntries(countMapOf(values).entries())!;
+          for (const p of PERCENTILES) {
+            expect(facts.percentiles[p]).toBe(sorted[Math.ceil((p * sorted.length) / 100) - 1]);
+          }
+          expect(facts.count).toBe(values.length);
+          expect(facts.sum).toBe(BigInt(values.reduce((a, b) => a + b, 0)));
+          expect([facts.min, facts.max]).toEqual([sorted[0], sorted.at(-1)]);
+        },
+      ),
     );
   });
 

@@ -11,7 +11,10 @@ export const META: SummaryMeta = {
   timings: { read: 10, score: 100 },
 };
 
-export const shardMeta = (index: number, count: number): SummaryMeta => ({ ...META, shard: { index, count } });
+export const shardMeta = (index: number, count: number): SummaryMeta => ({
+  ...META,
+  shard: { index, count },
+});
 
 export const row = (fields: Partial<ScoredRowStats> = {}): ScoredRowStats => ({
   psa: 0,

@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { mergeSummaries, type ScoredRowStats, type Summary, SummaryBuilder } from '../../src/report/summary.js';
+import {
+  mergeSummaries,
+  type ScoredRowStats,
+  type Summary,
+  SummaryBuilder,
+} from '../../src/report/summary.js';
 import { parseSummary, serializeSummary } from '../../src/report/summary-json.js';
 import { META, row, shardMeta } from './fixtures.js';
 
@@ -13,11 +18,53 @@ import { META, row, shardMeta } from './fixtures.js';
  *   Savings scores 50.0, 58.5, 70.0, 80.0, 89.9 → bands 2, 0, 1, 2, 0; mean 348.4 / 5 = 69.68.
  */
 const GOLDEN_ROWS: ScoredRowStats[] = [
-  row({ psa: -200, score: 55, savingsScore: 50, state: 'CA', age: 30, netIncome: 40_000, householdMembers: 2, groups: { segment: 'a' } }),
-  row({ psa: 0, score: 60, savingsScore: 58.5, state: 'CA', age: 45, netIncome: 60_000, householdMembers: 1 }),
-  row({ psa: 150, score: 72.5, savingsScore: 70, state: 'TX', age: undefined, netIncome: 90_000, householdMembers: 4 }),
-  row({ psa: 400, score: 85, savingsScore: 80, state: null, age: 70, netIncome: 250_000, householdMembers: undefined }),
-  row({ psa: 1000, score: 90, savingsScore: 89.9, state: 'TX', age: 24, netIncome: 20_000, householdMembers: 6, groups: { segment: 'b' } }),
+  row({
+    psa: -200,
+    score: 55,
+    savingsScore: 50,
+    state: 'CA',
+    age: 30,
+    netIncome: 40_000,
+    householdMembers: 2,
+    groups: { segment: 'a' },
+  }),
+  row({
+    psa: 0,
+    score: 60,
+    savingsScore: 58.5,
+    state: 'CA',
+    age: 45,
+    netIncome: 60_000,
+    householdMembers: 1,
+  }),
+  row({
+    psa: 150,
+    score: 72.5,
+    savingsScore: 70,
+    state: 'TX',
+    age: undefined,
+    netIncome: 90_000,
+    householdMembers: 4,
+  }),
+  row({
+    psa: 400,
+    score: 85,
+    savingsScore: 80,
+    state: null,
+    age: 70,
+    netIncome: 250_000,
+    householdMembers: undefined,
+  }),
+  row({
+    psa: 1000,
+    score: 90,
+    savingsScore: 89.9,
+    state: 'TX',
+    age: 24,
+    netIncome: 20_000,
+    householdMembers: 6,
+    groups: { segment: 'b' },
+  }),
 ];
 
 function goldenSummary(): Summary {
@@ -38,7 +85,9 @@ describe('SummaryBuilder on five hand-checked households', () => {
       rows_in: 6,
       rows_scored: 5,
       rows_rejected: 1,
-      rejected_by_reason: { '/demographics/zip: must be a 5-digit ZIP code or ZIP+4 (12345 or 12345-6789)': 1 },
+      rejected_by_reason: {
+        '/demographics/zip: must be a 5-digit ZIP code or ZIP+4 (12345 or 12345-6789)': 1,
+      },
     });
   });
 
@@ -48,7 +97,17 @@ describe('SummaryBuilder on five hand-checked households', () => {
       mean: 270,
       min: -200,
       max: 1000,
-      percentiles: { p1: -200, p5: -200, p10: -200, p25: 0, p50: 150, p75: 400, p90: 1000, p95: 1000, p99: 1000 },
+      percentiles: {
+        p1: -200,
+        p5: -200,
+        p10: -200,
+        p25: 0,
+        p50: 150,
+        p75: 400,
+        p90: 1000,
+        p95: 1000,
+        p99: 1000,
+      },
       negative_count: 1,
       negative_share: 0.2,
     });
@@ -114,7 +173,9 @@ describe('SummaryBuilder on five hand-checked households', () => {
   it('computes cohort statistics from the cohort rows only', () => {
     const california = summary.dimensions[0]!.cohorts[0]!;
     // PSA -200 and 0: mean -100, median at rank ⌈0.5·2⌉ = 1 → -200, half negative.
-    expect([california.psa.mean, california.psa.percentiles?.p50, california.psa.negative_share]).toEqual([-100, -200, 0.5]);
+    expect([california.psa.mean, california.psa.percentiles?.p50, california.psa.negative_share]).toEqual([
+      -100, -200, 0.5,
+    ]);
   });
 
   it('keeps the exact distributions sorted by value', () => {
@@ -195,29 +256,44 @@ const withoutMeta = ({ meta: _meta, ...rest }: Summary) => rest;
 describe('mergeSummaries', () => {
   it('for random rows split into random shards, equals the single-run summary exactly (meta aside)', () => {
     fc.assert(
-      fc.property(fc.array(rowArbitrary, { maxLength: 300 }), fc.integer({ min: 1, max: 6 }), (rows, shardCount) => {
-        const single = new SummaryBuilder({ groupBy: ['segment'] });
-        const shards = Array.from({ length: shardCount }, () => new SummaryBuilder({ groupBy: ['segment'] }));
-        for (const r of rows) {
-          addRow(single, r);
-          addRow(shards[r.shard % shardCount]!, r);
-        }
-        // Through the JSON text and in reverse order, as `outlay merge` would read them.
-        const shardSummaries = shards
-          .map((builder, i) => builder.finish(shardMeta(i + 1, shardCount)))
-          .map((s) => parseSummary(serializeSummary(s), 'shard'))
-          .reverse();
-        const merged = mergeSummaries(shardSummaries);
-        expect(withoutMeta(merged)).toEqual(withoutMeta(single.finish(META)));
-        expect(merged.meta.merged_shards).toBe(shardCount);
-      }),
+      fc.property(
+        fc.array(rowArbitrary, { maxLength: 300 }),
+        fc.integer({ min: 1, max: 6 }),
+        (rows, shardCount) => {
+          const single = new SummaryBuilder({ groupBy: ['segment'] });
+          const shards = Array.from(
+            { length: shardCount },
+            () => new SummaryBuilder({ groupBy: ['segment'] }),
+          );
+          for (const r of rows) {
+            addRow(single, r);
+            addRow(shards[r.shard % shardCount]!, r);
+          }
+          // Through the JSON text and in reverse order, as `outlay merge` would read them.
+          const shardSummaries = shards
+            .map((builder, i) => builder.finish(shardMeta(i + 1, shardCount)))
+            .map((s) => parseSummary(serializeSummary(s), 'shard'))
+            .reverse();
+          const merged = mergeSummaries(shardSummaries);
+          expect(withoutMeta(merged)).toEqual(withoutMeta(single.finish(META)));
+          expect(merged.meta.merged_shards).toBe(shardCount);
+        },
+      ),
       { numRuns: 150 },
     );
   });
 
   it('spans the shards in its meta: earliest start, latest finish, timings summed', () => {
-    const one = { ...shardMeta(1, 2), startedAt: '2026-01-01T00:00:05.000Z', finishedAt: '2026-01-01T00:02:00.000Z' };
-    const two = { ...shardMeta(2, 2), startedAt: '2026-01-01T00:00:01.000Z', finishedAt: '2026-01-01T00:01:00.000Z' };
+    const one = {
+      ...shardMeta(1, 2),
+      startedAt: '2026-01-01T00:00:05.000Z',
+      finishedAt: '2026-01-01T00:02:00.000Z',
+    };
+    const two = {
+      ...shardMeta(2, 2),
+      startedAt: '2026-01-01T00:00:01.000Z',
+      finishedAt: '2026-01-01T00:01:00.000Z',
+    };
     const merged = mergeSummaries([one, two].map((meta) => new SummaryBuilder({ groupBy: [] }).finish(meta)));
     expect(merged.meta).toMatchObject({
       shard: null,
@@ -232,17 +308,33 @@ describe('mergeSummaries', () => {
   it.each([
     ['no summaries', [], /no summaries/],
     ['a missing shard', [empty(shardMeta(1, 3)), empty(shardMeta(3, 3))], /missing shard 2\/3/],
-    ['a shard given twice', [empty(shardMeta(1, 2)), empty(shardMeta(1, 2)), empty(shardMeta(2, 2))], /shard 1\/2 is given more than once/],
+    [
+      'a shard given twice',
+      [empty(shardMeta(1, 2)), empty(shardMeta(1, 2)), empty(shardMeta(2, 2))],
+      /shard 1\/2 is given more than once/,
+    ],
     ['different shard counts', [empty(shardMeta(1, 2)), empty(shardMeta(2, 3))], /different shardings/],
     ['two whole-input summaries', [empty(), empty()], /only the shards of one run/],
-    ['a whole-input summary among shards', [empty(), empty(shardMeta(1, 1))], /cannot be merged with shard summaries/],
+    [
+      'a whole-input summary among shards',
+      [empty(), empty(shardMeta(1, 1))],
+      /cannot be merged with shard summaries/,
+    ],
     [
       'different model versions',
       [empty(shardMeta(1, 2)), empty({ ...shardMeta(2, 2), modelVersion: 'other' })],
       /different model versions: test-model-1 vs other/,
     ],
-    ['different --group-by columns', [empty(shardMeta(1, 2), ['a']), empty(shardMeta(2, 2), ['b'])], /different --group-by/],
-    ['different inputs', [empty(shardMeta(1, 2)), empty({ ...shardMeta(2, 2), input: 'other.csv' })], /different inputs/],
+    [
+      'different --group-by columns',
+      [empty(shardMeta(1, 2), ['a']), empty(shardMeta(2, 2), ['b'])],
+      /different --group-by/,
+    ],
+    [
+      'different inputs',
+      [empty(shardMeta(1, 2)), empty({ ...shardMeta(2, 2), input: 'other.csv' })],
+      /different inputs/,
+    ],
   ])('when given %s, throws a clear message', (_name, summaries, message) => {
     expect(() => mergeSummaries(summaries)).toThrow(message);
   });

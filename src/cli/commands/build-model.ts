@@ -1,11 +1,44 @@
+/**
+ * `outlay build-model`: rebuilds data/ce extracts, data/geo (when --geo-dir is given) and the model
+ * artifact from the raw shared folders. The CPI folder is found next to --ce-dir (`<ce-dir>/../cpi`).
+ */
+import { writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
+import { BUILD_COMMAND, buildModel } from '../../../jobs/build-model/build.js';
+import { extractGeo } from '../../../jobs/extract/geo.js';
+import { DATA_DIR } from '../../paths.js';
 
-// Placeholder wired into the CLI so that helpers can build in parallel; replaced by the real command.
-export const buildModelCommand: CommandModule = {
+interface BuildModelArgs {
+  'ce-dir': string;
+  'geo-dir': string;
+  out: string;
+}
+
+export const buildModelCommand: CommandModule<object, BuildModelArgs> = {
   command: 'build-model',
-  describe: 'build-model (not built yet)',
-  handler: () => {
-    process.stderr.write('outlay build-model: not built yet\n');
-    process.exitCode = 1;
+  describe: 'Rebuild the spending model artifact (and the data/ce, data/geo extracts) from raw BLS/BEA data',
+  builder: (y) =>
+    y
+      .option('ce-dir', { type: 'string', demandOption: true, describe: 'raw CE folder (shared/ce)' })
+      .option('geo-dir', {
+        type: 'string',
+        demandOption: true,
+        describe: 'raw geography folder (shared/geo)',
+      })
+      .option('out', { type: 'string', default: 'data/model/outlay-model.json', describe: 'artifact path' }),
+  handler: async (args) => {
+    const ceDir = resolve(args['ce-dir']);
+    const geoDir = resolve(args['geo-dir']);
+    await extractGeo(geoDir, join(DATA_DIR, 'geo'));
+    const { artifact } = buildModel({
+      command: BUILD_COMMAND,
+      ceDir,
+      geoDir,
+      cpiDir: join(dirname(ceDir), 'cpi'),
+      dataDir: DATA_DIR,
+    });
+    writeFileSync(resolve(args.out), `${JSON.stringify(artifact)}\n`);
+    process.stderr.write(`outlay build-model: wrote ${args.out}\n`);
   },
 };

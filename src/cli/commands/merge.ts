@@ -9,14 +9,21 @@ interface MergeArgs {
 
 export const mergeCommand: CommandModule<object, MergeArgs> = {
   command: 'merge <summaries..>',
-  describe: 'Combine the summary.json files of the shards of one run (--shard I/N) into one summary and report',
+  describe:
+    'Combine the summary.json files of the shards of one run (--shard I/N) into one summary and report',
   builder: (yargs) =>
     yargs
-      .positional('summaries', { type: 'string', array: true, demandOption: true, describe: 'shard summary files' })
+      .positional('summaries', {
+        type: 'string',
+        array: true,
+        demandOption: true,
+        describe: 'shard summary files',
+      })
       .option('out', { type: 'string', default: 'out', describe: 'output directory' })
       .option('name', {
         type: 'string',
-        describe: 'output base name: writes <name>.summary.json and <name>.report.html (default: the input file name)',
+        describe:
+          'output base name: writes <name>.summary.json and <name>.report.html (default: the input file name)',
       })
       .example('$0 merge shards/*/households.summary.json --out out', 'merge every shard of one run'),
   handler: async (args) => {

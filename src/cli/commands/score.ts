@@ -6,6 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
 import { pino } from 'pino';
 import type { Argv, CommandModule, InferredOptionTypes } from 'yargs';
 import { DEFAULT_ENGINE_MODULE, loadEngineFrom } from '../../../jobs/score/engine-spec.js';
@@ -37,6 +38,7 @@ const scoreOptions = {
   resume: { type: 'boolean', default: false, describe: 'Keep checkpoints, and continue an interrupted run from its last one' },
   progress: { type: 'boolean', describe: 'Progress bar on stderr (default: when stderr is a terminal)' },
   'log-level': { choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, default: 'info' as const },
+  model: { type: 'string', describe: 'Model artifact for the local engine (default: the shipped one)' },
   'batch-rows': { type: 'number', default: 2048, describe: 'Rows per work batch' },
 } as const;
 
@@ -91,7 +93,10 @@ async function runBatch(argv: ScoreArgs): Promise<number> {
 async function startScorer(argv: ScoreArgs, layout: OutputLayout): Promise<BatchScorer> {
   const scoreKey = argv['score-key'];
   if (argv.engine === 'local') {
-    const engine = { module: DEFAULT_ENGINE_MODULE, options: { scoreKey } };
+    const engine = {
+      module: DEFAULT_ENGINE_MODULE,
+      options: argv.model === undefined ? { scoreKey } : { scoreKey, modelPath: resolve(argv.model) },
+    };
     const workers = nonNegativeInteger('--workers', argv.workers);
     return workers === 0
       ? new InProcessScorer(await loadEngineFrom(engine), layout)

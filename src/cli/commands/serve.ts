@@ -6,7 +6,6 @@
 import type { Level } from 'pino';
 import type { Argv, CommandModule } from 'yargs';
 import { DEFAULT_SERVER_CONFIG } from '../../server/config.js';
-import { runServer } from '../../server/run.js';
 
 interface ServeOption {
   readonly env: string;
@@ -75,6 +74,8 @@ async function handler(args: ServeArgs): Promise<void> {
   if (!LOG_LEVELS.has(logLevel)) throw new Error(`--log-level must be one of ${[...LOG_LEVELS].join(', ')}`);
   const port = Number(args.port);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`--port must be 0-65535, got '${args.port}'`);
+  // Loaded here, not at the top: every other command would otherwise pay for Fastify and the engine at startup.
+  const { runServer } = await import('../../server/run.js');
   await runServer({
     host: String(args.host),
     port,

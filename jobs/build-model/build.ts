@@ -1,0 +1,302 @@
+/**
+ * The model build: raw CE/geo/CPI folders → household extract (data/ce) → fit → calibration → artifact.
+ * Every number stored in the artifact is rounded to 12 significant digits and every iteration order is
+ * fixed, so the same inputs give the same bytes on every supported Node version.
+ */
+import { join } from 'node:path';
+import { AREA_SLOTS, ARTIFACT_FORMAT, type ModelArtifact, REGION_SLOTS } from '../../src/model/artifact.js';
+import { AGE_CUTS, type Calibration, calibrate, smoothFactor } from './calibrate.js';
+import { COLUMNS, type DesignInput, designRow, INCOME_CEILING, INCOME_FLOOR, P, SIZE_MAX } from './design.js';
+import { extractCeHouseholds } from './extract-ce.js';
+import type { Household } from './extract-households.js';
+import { SURVEY_YEAR } from './extract-households.js';
+import { type FittedModel, fitModel, PRICE_COMPONENT, PRICE_COMPONENT_INDEX, SPENDING } from './fit.js';
+import {
+  allCuIncomeAfterTaxes,
+  type CutDimension,
+  type CutTargets,
+  categoryPriceRelatives,
+  PRICE_YEAR,
+  type PriceComponent,
+  readCutTargets,
+  readStateRpp,
+  TARGET_YEAR,
+} from './published.js';
+import { SourceReader } from './sources.js';
+
+export const MODEL_VERSION = '1.0.0';
+/**
+ * Recorded in the artifact in this canonical form (paths as in the repository layout), so the bytes do not
+ * depend on where the raw folders are mounted.
+ */
+export const BUILD_COMMAND =
+  'outlay build-model --ce-dir ../shared/ce --geo-dir ../shared/geo --out data/model/outlay-model.json';
+const GRID_POINTS = 96;
+const AGE_MIN = 18;
+const AGE_MAX = 90;
+/** Kernel bandwidth in ln income for the "households like this one" marginals. */
+const KERNEL_BANDWIDTH = 0.35;
+
+export interface BuildOptions {
+  readonly ceDir: string;
+  readonly geoDir: string;
+  readonly cpiDir: string;
+  readonly dataDir: string;
+  readonly command: string;
+}
+
+export interface BuildResult {
+  readonly artifact: ModelArtifact;
+  readonly households: Household[];
+  readonly targets: Record<CutDimension, CutTargets>;
+}
+
+export function buildModel(options: BuildOptions): BuildResult {
+  const shared = join(options.ceDir, '..');
+  const source = new SourceReader(shared);
+  const households = extractCeHouseholds(source, options.ceDir, join(options.dataDir, 'ce'));
+  const rpp2014 = readStateRpp(source, options.geoDir, SURVEY_YEAR);
+  const regionMeans = regionMeanLogRpp(households, rpp2014);
+  const logStatePrice = (h: Household, component: PriceComponent) => {
+    const state = rpp2014.get(h.stateFips);
+    return state ? Math.log(state[component] / 100) : (regionMeans.get(`${h.region}:${component}`) ?? 0);
+  };
+  const fitted = fitModel(households, logStatePrice);
+  const targets = Object.fromEntries(
+    (['age', 'income', 'tenure', 'region', 'area', 'composition'] as const).map((d) => [
+      d,
+      readCutTargets(source, options.ceDir, d),
+    ]),
+  ) as Record<CutDimension, CutTargets>;
+  const u = Float64Array.from(fitted.inputs, (x) => x.u);
+  const base = SPENDING.map((category) => recordMeans(fitted, households, category, logStatePrice));
+  const calibration = calibrate(households, u, base, SPENDING, targets);
+  const incomeScale =
+    (allCuIncomeAfterTaxes(source, options.ceDir, TARGET_YEAR) /
+      allCuIncomeAfterTaxes(source, options.ceDir, SURVEY_YEAR)) *
+    cpiAllItems(source, options.cpiDir);
+  const relatives = categoryPriceRelatives(source, options.cpiDir);
+  const artifact = tables(fitted, calibration, households, u, Math.log(incomeScale), relatives);
+  return {
+    artifact: {
+      ...artifact,
+      build: {
+        command: options.command,
+        sources: source.list(),
+        notes: [
+          `Fitted on CE Interview ${SURVEY_YEAR} microdata (FMLI/MTBI), calibrated to ${TARGET_YEAR} published means, in ${PRICE_YEAR} dollars (CPI-U category relatives).`,
+          `Income axis: take-home (after-tax income minus pensions and Social Security) in ${PRICE_YEAR} dollars; ${SURVEY_YEAR} incomes × ${round(incomeScale)} (all-CU income after taxes ${TARGET_YEAR}/${SURVEY_YEAR} × CPI-U ${PRICE_YEAR}/${TARGET_YEAR}).`,
+        ],
+      },
+    },
+    households,
+    targets,
+  };
+}
+
+function cpiAllItems(source: SourceReader, cpiDir: string): number {
+  const rows = source.csv(join(cpiDir, 'cpiu_us_nsa_key_series_annual_2019_2026.csv'));
+  const sa0 = rows.find((r) => r.item_code === 'SA0')!;
+  return Number(sa0[String(PRICE_YEAR)]) / Number(sa0[String(TARGET_YEAR)]);
+}
+
+/** Households with a suppressed state get their region's weighted mean log RPP (region dummies absorb the rest). */
+function regionMeanLogRpp(
+  households: readonly Household[],
+  rpp: Map<string, Record<PriceComponent, number>>,
+): Map<string, number> {
+  const sums = new Map<string, [number, number]>();
+  for (const h of households) {
+    const state = rpp.get(h.stateFips);
+    if (!state || h.weight === 0) continue;
+    for (const component of Object.keys(state) as PriceComponent[]) {
+      const key = `${h.region}:${component}`;
+      const s = sums.get(key) ?? [0, 0];
+      s[0] += h.weight * Math.log(state[component] / 100);
+      s[1] += h.weight;
+      sums.set(key, s);
+    }
+  }
+  return new Map([...sums].map(([k, [a, b]]) => [k, a / b]));
+}
+
+function recordMeans(
+  fitted: FittedModel,
+  households: readonly Household[],
+  category: (typeof SPENDING)[number],
+  logStatePrice: (h: Household, component: PriceComponent) => number,
+): Float64Array {
+  const beta = fitted.beta[SPENDING.indexOf(category)]!;
+  const row = new Float64Array(P);
+  return Float64Array.from(households, (h, i) => {
+    designRow(
+      { ...fitted.inputs[i]!, logPrice: logStatePrice(h, PRICE_COMPONENT[category]) },
+      fitted.incomeKnots,
+      row,
+      0,
+    );
+    let eta = 0;
+    for (let j = 0; j < P; j++) eta += beta[j]! * row[j]!;
+    return Math.exp(eta);
+  });
+}
+
+const round = (x: number) => Number(x.toPrecision(12));
+const roundAll = (xs: ArrayLike<number>) => Array.from(xs, round);
+
+function tables(
+  fitted: FittedModel,
+  calibration: Calibration,
+  households: readonly Household[],
+  u14: Float64Array,
+  logScale: number,
+  relatives: Map<string, number>,
+): Omit<ModelArtifact, 'build'> {
+  const n = SPENDING.length;
+  const uMin = Math.log(INCOME_FLOOR);
+  const uStep = (Math.log(INCOME_CEILING) - uMin) / (GRID_POINTS - 1);
+  const grid = Array.from({ length: GRID_POINTS }, (_, g) => uMin + g * uStep);
+  const row = new Float64Array(P);
+  const reference: DesignInput = { u: 0, age: 50, size: 1, tenure: 0, urban: false, region: 1, logPrice: 0 };
+  const block = (beta: Float64Array, input: DesignInput, from: number, to: number) => {
+    designRow(input, fitted.incomeKnots, row, 0);
+    let eta = 0;
+    for (let j = from; j < to; j++) eta += beta[j]! * row[j]!;
+    return eta;
+  };
+  const ageKnots = AGE_CUTS.map((c) => c[3] as number);
+  const ages = Array.from({ length: AGE_MAX - AGE_MIN + 1 }, (_, i) => AGE_MIN + i);
+  const income: number[] = [];
+  for (let tenure = 0; tenure < 3; tenure++) {
+    for (let c = 0; c < n; c++) {
+      const beta = fitted.beta[c]!;
+      const tenureFactor = calibration.tenure[c]![tenure === 0 ? 0 : 1]!;
+      const price = relatives.get(SPENDING[c]!)!;
+      for (const u of grid) {
+        const eta =
+          beta[COLUMNS.intercept]! +
+          block(beta, { ...reference, u, tenure }, COLUMNS.income, COLUMNS.age) +
+          block(beta, { ...reference, u, tenure }, COLUMNS.mortgage, COLUMNS.urban);
+        income.push(
+          Math.exp(eta) *
+            smoothFactor(calibration.incomeKnots, calibration.incomeLog[c]!, u) *
+            tenureFactor *
+            price,
+        );
+      }
+    }
+  }
+  const ageFactor = (c: number, age: number) =>
+    Math.exp(block(fitted.beta[c]!, { ...reference, age }, COLUMNS.age, COLUMNS.size)) *
+    smoothFactor(ageKnots, calibration.ageLog[c]!, age);
+  const sizeFactor = (c: number, size: number) =>
+    Math.exp(block(fitted.beta[c]!, { ...reference, size }, COLUMNS.size, COLUMNS.mortgage));
+  const age = SPENDING.flatMap((_, c) => ages.map((a) => ageFactor(c, a)));
+  const size = SPENDING.flatMap((_, c) => Array.from({ length: SIZE_MAX }, (_, s) => sizeFactor(c, s + 1)));
+
+  // "Households like this one": Gaussian kernel in ln income over the weighted 2014 households.
+  const live = households.flatMap((h, i) => (h.weight > 0 && h.region > 0 ? [i] : []));
+  const kernel = grid.map((g) =>
+    live.map((i) => households[i]!.weight * Math.exp(-0.5 * ((u14[i]! - g) / KERNEL_BANDWIDTH) ** 2)),
+  );
+  const kernelMean = (g: number, value: (i: number) => number) => {
+    let s = 0;
+    let t = 0;
+    kernel[g]!.forEach((k, j) => {
+      s += k * value(live[j]!);
+      t += k;
+    });
+    return s / t;
+  };
+  const clampAge = (a: number) => Math.min(Math.max(a, AGE_MIN), AGE_MAX);
+  const clampSize = (s: number) => Math.min(Math.max(s, 1), SIZE_MAX);
+  const ageMarginal: number[] = [];
+  const sizeMarginal: number[] = [];
+  const ageSizeMarginal: number[] = [];
+  const kernelMeanOf = (g: number, values: Float64Array) => {
+    let s = 0;
+    let t = 0;
+    kernel[g]!.forEach((k, j) => {
+      s += k * values[j]!;
+      t += k;
+    });
+    return s / t;
+  };
+  for (let c = 0; c < n; c++) {
+    const ageAt = Float64Array.from(live, (i) => ageFactor(c, clampAge(households[i]!.age)));
+    const sizeAt = Float64Array.from(live, (i) => sizeFactor(c, clampSize(households[i]!.members)));
+    const bothAt = ageAt.map((a, j) => a * sizeAt[j]!);
+    grid.forEach((_, g) => {
+      ageMarginal.push(kernelMeanOf(g, ageAt));
+      sizeMarginal.push(kernelMeanOf(g, sizeAt));
+      ageSizeMarginal.push(kernelMeanOf(g, bothAt));
+    });
+  }
+  const ownerByIncome = grid.map((_, g) => kernelMean(g, (i) => (households[i]!.isHomeowner ? 1 : 0)));
+  const mortgageByIncome = grid.map((_, g) => {
+    let s = 0;
+    let t = 0;
+    kernel[g]!.forEach((k, j) => {
+      const h = households[live[j]!]!;
+      if (!h.isHomeowner) return;
+      s += k * (h.cutenure === 2 ? 0 : 1);
+      t += k;
+    });
+    return s / t;
+  });
+
+  const populationShare = (key: (h: Household) => number, slots: number) => {
+    const shares = new Float64Array(slots);
+    for (const i of live) shares[key(households[i]!)]! += households[i]!.weight;
+    const total = shares.reduce((a, b) => a + b, 0);
+    return shares.map((s) => s / total);
+  };
+  const regionShare = populationShare((h) => h.region - 1, 4);
+  const areaShare = populationShare((h) => (h.urban ? 1 : 0), 2);
+  const region = SPENDING.flatMap((_, c) => {
+    const beta = fitted.beta[c]!;
+    const factors = [0, 1, 2, 3].map(
+      (r) => (r === 0 ? 1 : Math.exp(beta[COLUMNS.region + r - 1]!)) * calibration.region[c]![r]!,
+    );
+    return [...factors, factors.reduce((s, f, r) => s + f * regionShare[r]!, 0)];
+  });
+  const area = SPENDING.flatMap((_, c) => {
+    const factors = [
+      calibration.area[c]![0]!,
+      Math.exp(fitted.beta[c]![COLUMNS.urban]!) * calibration.area[c]![1]!,
+    ];
+    return [...factors, factors[0]! * areaShare[0]! + factors[1]! * areaShare[1]!];
+  });
+  if (region.length !== n * REGION_SLOTS.length || area.length !== n * AREA_SLOTS.length)
+    throw new Error('slots');
+
+  return {
+    format: ARTIFACT_FORMAT,
+    version: MODEL_VERSION,
+    priceYear: PRICE_YEAR,
+    spendingCategories: n,
+    incomeGrid: { uMin: round(uMin + logScale), uStep: round(uStep), points: GRID_POINTS },
+    income: roundAll(income),
+    ageMin: AGE_MIN,
+    ageMax: AGE_MAX,
+    age: roundAll(age),
+    sizeMax: SIZE_MAX,
+    size: roundAll(size),
+    ageMarginal: roundAll(ageMarginal),
+    sizeMarginal: roundAll(sizeMarginal),
+    ageSizeMarginal: roundAll(ageSizeMarginal),
+    ownerLogit: roundAll(shiftLogit(fitted.ownerLogit, logScale)),
+    mortgageLogit: roundAll(shiftLogit(fitted.mortgageLogit, logScale)),
+    ownerByIncome: roundAll(ownerByIncome),
+    mortgageByIncome: roundAll(mortgageByIncome),
+    region: roundAll(region),
+    area: roundAll(area),
+    rppComponent: SPENDING.map(PRICE_COMPONENT_INDEX),
+    rppElasticity: roundAll(fitted.beta.map((b) => b[COLUMNS.price]!)),
+  };
+}
+
+/** Re-expresses logit terms [1,u,u²,a,a²,a·u] fitted on u = v − L in terms of v (price-year income). */
+function shiftLogit(b: Float64Array, l: number): number[] {
+  return [b[0]! - b[1]! * l + b[2]! * l * l, b[1]! - 2 * b[2]! * l, b[2]!, b[3]! - b[5]! * l, b[4]!, b[5]!];
+}

@@ -1,0 +1,51 @@
+/**
+ * The benchmarks at smoke size, so they cannot rot: every figure runs end to end against the real binary
+ * and writes a well-formed result, and the document renders. Speeds are never asserted here.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { benchScript } from '../../bench/lib/paths.js';
+import { FIGURES, readResult } from '../../bench/lib/result.js';
+
+const run = promisify(execFile);
+let resultsDir: string;
+
+beforeAll(async () => {
+  resultsDir = await mkdtemp(join(tmpdir(), 'outlay-bench-smoke-'));
+});
+afterAll(() => rm(resultsDir, { recursive: true, force: true }));
+
+describe('benchmarks in --smoke mode', () => {
+  it.each(FIGURES)('%s runs and writes a well-formed result', async (figure) => {
+    await run(process.execPath, [benchScript(figure), '--smoke', '--results', resultsDir]);
+    const result = await readResult(resultsDir, figure);
+    expect(result.figure).toBe(figure);
+    expect(result.smoke).toBe(true);
+    expect(result.measurements.length).toBeGreaterThan(0);
+    for (const measurement of result.measurements) {
+      expect(Number.isFinite(measurement.value), measurement.name).toBe(true);
+      expect(measurement.value, measurement.name).toBeGreaterThan(0);
+    }
+    expect(result.targets.length).toBeGreaterThan(0);
+    for (const target of result.targets) expect(typeof target.met).toBe('boolean');
+  });
+
+  it('run-all renders the document from the results, beside them', async () => {
+    await run(process.execPath, [
+      benchScript('run-all'),
+      '--smoke',
+      '--render-only',
+      '--results',
+      resultsDir,
+    ]);
+    const doc = await readFile(join(resultsDir, 'benchmarks.md'), 'utf8');
+    expect(doc).toContain('## Machine');
+    expect(doc).toContain(`| Node.js | ${process.version} |`);
+    for (const figure of FIGURES) expect(doc).toMatch(new RegExp(`^\\| ${figure} \\|`, 'm'));
+    expect(doc).toContain('smoke run');
+  });
+});

@@ -1,0 +1,68 @@
+/**
+ * The compiled `outlay` command as a user runs it (bin/outlay.js → dist/, built by `npm run build`, which
+ * `npm test` runs first). Child processes let the suites kill, restart and read the exit code of the real
+ * thing instead of an in-process imitation.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { OUTLAY_BIN } from '../../../bench/lib/paths.js';
+
+export interface CliOutcome {
+  /** Exit code, or null when a signal ended the process. */
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export interface CliOptions {
+  readonly env?: NodeJS.ProcessEnv;
+  /** A runaway child is killed after this long, so a suite always stops by itself. */
+  readonly timeoutMs?: number;
+}
+
+const DEFAULT_TIMEOUT_MS = 120_000;
+
+export function spawnOutlay(args: readonly string[], options: CliOptions = {}): ChildProcess {
+  return spawn(process.execPath, [OUTLAY_BIN, ...args], {
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/** Collects a child's output and waits for it to end (or kills it at the timeout). */
+export function outcomeOf(child: ChildProcess, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<CliOutcome> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+  });
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  return new Promise((resolve, reject) => {
+    const killer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.once('error', reject);
+    child.once('close', (code, signal) => {
+      clearTimeout(killer);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+}
+
+export function runOutlay(args: readonly string[], options: CliOptions = {}): Promise<CliOutcome> {
+  return outcomeOf(spawnOutlay(args, options), options.timeoutMs);
+}
+
+/** `outlay keys create`; returns the key it prints (once). */
+export async function createKeyWithCli(
+  keysFile: string,
+  scopes = 'budgets,scores,models',
+  extraArgs: readonly string[] = [],
+): Promise<string> {
+  const outcome = await runOutlay(['keys', 'create', '--scopes', scopes, '--keys', keysFile, ...extraArgs]);
+  const key = outcome.stdout.trim();
+  if (outcome.code !== 0 || key === '') {
+    throw new Error(`outlay keys create failed (${outcome.code}): ${outcome.stderr}`);
+  }
+  return key;
+}

@@ -1,0 +1,105 @@
+/**
+ * `outlay serve` as a child process on a loopback port: the server exactly as deployed (CLI flags, real
+ * logger on stdout, real engine), which a suite can SIGKILL and start again on the same port.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { freePort } from '../../../bench/lib/process.js';
+import { spawnOutlay } from './outlay-cli.js';
+
+export interface ServeOptions {
+  readonly keysFile: string;
+  /** Requests per minute per key (the server's --rate-limit). */
+  readonly rateLimit?: number;
+  readonly logLevel?: 'info' | 'warn' | 'error';
+}
+
+export interface ServeProcess {
+  readonly url: string;
+  readonly port: number;
+  /** Everything the server wrote on stdout and stderr so far, across restarts (its pino logs). */
+  output(): string;
+  /** SIGKILL: no graceful shutdown, as when a machine dies. */
+  kill(): Promise<void>;
+  /** Starts the server again on the same port. */
+  restart(): Promise<void>;
+  /** SIGTERM and wait for a graceful exit. */
+  stop(): Promise<void>;
+  /** How the last run ended, or null while it runs. */
+  exit(): { code: number | null; signal: NodeJS.Signals | null } | null;
+}
+
+const READY_TIMEOUT_MS = 60_000;
+
+export async function startServe(options: ServeOptions): Promise<ServeProcess> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const args = [
+    'serve',
+    '--host',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--keys',
+    options.keysFile,
+    '--log-level',
+    options.logLevel ?? 'info',
+    ...(options.rateLimit === undefined ? [] : ['--rate-limit', String(options.rateLimit)]),
+  ];
+  let output = '';
+  let child: ChildProcess;
+  let exited: Promise<void>;
+  let ended: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+
+  async function launch(): Promise<void> {
+    ended = null;
+    child = spawnOutlay(args);
+    const collect = (chunk: string) => {
+      output += chunk;
+    };
+    child.stdout?.setEncoding('utf8').on('data', collect);
+    child.stderr?.setEncoding('utf8').on('data', collect);
+    exited = new Promise((resolve) =>
+      child.once('exit', (code, signal) => {
+        ended = { code, signal };
+        resolve();
+      }),
+    );
+    await waitUntilReady(url, () => ended !== null, () => output);
+  }
+
+  async function signalAndWait(signal: NodeJS.Signals): Promise<void> {
+    if (ended === null) child.kill(signal);
+    await exited;
+  }
+
+  await launch();
+  return {
+    url,
+    port,
+    output: () => output,
+    kill: () => signalAndWait('SIGKILL'),
+    restart: launch,
+    async stop() {
+      const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await signalAndWait('SIGTERM');
+      clearTimeout(killer);
+    },
+    exit: () => ended,
+  };
+}
+
+async function waitUntilReady(url: string, hasExited: () => boolean, output: () => string): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline && !hasExited()) {
+    try {
+      const response = await fetch(`${url}/readyz`);
+      await response.arrayBuffer();
+      if (response.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await sleep(50);
+  }
+  throw new Error(`outlay serve did not become ready at ${url}:\n${output()}`);
+}

@@ -1,0 +1,79 @@
+/** The public endpoints (health, readiness, metrics), key reload, load shedding. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { revokeKey } from '../../src/keys/manage-keys.js';
+import { createFakeEngine } from './fake-engine.js';
+import { post, read, startTestServer, type TestServer } from './helpers.js';
+
+const REQUEST = { demographics: { zip: '12345', net_annual_income: 40_000 } };
+const BUDGETS = '/v1.0/budgets/generate';
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+describe('public endpoints', () => {
+  it('when called without a key, /healthz and /readyz answer 200 with their status', async () => {
+    server = await startTestServer({ engine: createFakeEngine() });
+    expect((await read(await fetch(`${server.url}/healthz`))).body).toEqual({ status: 'ok' });
+    expect((await read(await fetch(`${server.url}/readyz`))).body).toEqual({
+      status: 'ready',
+      modelVersion: 'fake-1',
+      activeKeys: 6,
+    });
+  });
+
+  it('when requests were answered, /metrics reports them by route and status with a latency histogram', async () => {
+    server = await startTestServer({ engine: createFakeEngine() });
+    await post(server.url + BUDGETS, REQUEST, { 'x-api-key': server.keys.all });
+    await post(server.url + BUDGETS, REQUEST, {});
+    await fetch(`${server.url}/nope`);
+    const response = await fetch(`${server.url}/metrics`);
+    expect(response.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    const text = await response.text();
+    expect(text).toContain(`outlay_http_requests_total{route="${BUDGETS}",method="POST",status="200"} 1`);
+    expect(text).toContain(`outlay_http_requests_total{route="${BUDGETS}",method="POST",status="403"} 1`);
+    expect(text).toContain('outlay_http_requests_total{route="unmatched",method="GET",status="404"} 1');
+    expect(text).toContain('# TYPE outlay_http_request_duration_seconds histogram');
+    expect(text).toMatch(new RegExp(`outlay_http_request_duration_seconds_count\\{route="${BUDGETS}"\\} 2`));
+    expect(text).toMatch(/outlay_http_request_duration_seconds_bucket\{route="[^"]+",le="\+Inf"\} \d+/);
+  });
+});
+
+describe('keys file reload', () => {
+  it('when a key is revoked in the keys file, the running server answers 403 for it within seconds', async () => {
+    server = await startTestServer({ engine: createFakeEngine(), pollIntervalMs: 2000 });
+    const key = { 'x-api-key': server.keys.all };
+    expect((await post(server.url + BUDGETS, REQUEST, key)).status).toBe(200);
+    await revokeKey(server.keysFile, server.keyIds.all);
+    const started = Date.now();
+    let status = 200;
+    while (status === 200 && Date.now() - started < 5000) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      status = (await post(server.url + BUDGETS, REQUEST, key)).status;
+    }
+    expect(status).toBe(403);
+  });
+});
+
+describe('load shedding', () => {
+  it('when the event loop has been blocked past the limit, sheds with 503 JSON and Retry-After, but /healthz answers', async () => {
+    server = await startTestServer({
+      engine: createFakeEngine(),
+      config: { maxEventLoopDelayMs: 20, pressureSampleIntervalMs: 50 },
+    });
+    const blockUntil = Date.now() + 300;
+    while (Date.now() < blockUntil) {
+      // Saturate the event loop, as a burst of CPU-heavy work would.
+    }
+    const [shed, health] = await Promise.all([
+      post(server.url + BUDGETS, REQUEST, { 'x-api-key': server.keys.all }),
+      read(await fetch(`${server.url}/healthz`)),
+    ]);
+    expect(shed.status).toBe(503);
+    expect(shed.body).toEqual({ message: 'Service unavailable' });
+    expect(shed.headers.get('retry-after')).toBe('10');
+    expect(health.status).toBe(200);
+  });
+});
