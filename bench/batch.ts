@@ -17,7 +17,7 @@ import { median } from './lib/stats.js';
 
 const args = parseBenchArgs({
   rows: { full: 1_000_000, smoke: 2_000 },
-  'big-rows': { full: 10_000_000, smoke: 20_000 },
+  'big-rows': { full: 10_000_000, smoke: 4_000 },
   runs: { full: 3, smoke: 1 },
 });
 const rows = args.rows;

@@ -109,11 +109,12 @@ const stageCosts = Object.entries(stages).map(([name, stage]) => ({
 }));
 const stagesNs = stageCosts.reduce((sum, stage) => sum + stage.ns, 0);
 
-const met = total.callsPerSecond >= TARGET_PER_CORE;
+const met = total.callsPerCpuSecond >= TARGET_PER_CORE;
 const notes = [
   `${bodies.length.toLocaleString('en-US')} generated profiles (of ${generated.length.toLocaleString('en-US')} ` +
-    `rows), model ${engine.modelVersion}; one thread, so the rate is per core. Stages are timed separately ` +
-    'on the same profiles; what the sum misses is the assembly of the household result and cache effects.',
+    `rows), model ${engine.modelVersion}; one thread, rates per CPU-second of the process. Stages are timed ` +
+    'separately on the same profiles; what their sum misses is the assembly of the household result and ' +
+    'cache effects.',
 ];
 if (!args.smoke && (args.profile || !met)) {
   const profile = await profileInProcess(() => {
@@ -125,9 +126,11 @@ if (!args.smoke && (args.profile || !met)) {
 const measurements: Measurement[] = [
   {
     name: 'household() — model + budget + score',
-    value: Math.round(total.callsPerSecond),
+    value: Math.round(total.callsPerCpuSecond),
     unit: 'profiles/s/core',
-    detail: `${total.nanosecondsPerCall.toFixed(0)} ns per call`,
+    detail:
+      `${total.nanosecondsPerCall.toFixed(0)} ns of CPU per call; ` +
+      `${perSecond(total.callsPerWallSecond)} by the wall clock`,
   },
   ...stageCosts.map(({ name, ns }) => ({
     name: `stage: ${name}`,
@@ -149,7 +152,7 @@ await writeResult(args.resultsDir, figureStart, {
     {
       name: 'model + budget + score, per core',
       target: `≥ ${perSecond(TARGET_PER_CORE)}`,
-      measured: perSecond(total.callsPerSecond),
+      measured: perSecond(total.callsPerCpuSecond),
       met,
     },
   ],

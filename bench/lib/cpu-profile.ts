@@ -46,6 +46,7 @@ export function hottestFunctions(profiles: readonly CpuProfile[], count = 12): H
 }
 
 function shortLocation({ url, lineNumber }: CallFrame): string {
+  // Code without a script: V8 internals, or functions compiled at run time with new Function.
   if (url === '') return '';
   const path = url.replace(/^file:\/\//, '').replace(`${PACKAGE_ROOT}/`, '');
   const fromPackage = path.replace(/^.*node_modules\//, '');
@@ -75,6 +76,8 @@ export async function profileInProcess(work: () => void): Promise<CpuProfile> {
 }
 
 export function formatHotFunctions(title: string, hot: readonly HotFunction[]): string {
-  const lines = hot.map((f) => `  - ${f.selfPercent.toFixed(1)}% ${f.name} (${f.location || 'native'})`);
+  const lines = hot.map(
+    (f) => `  - ${f.selfPercent.toFixed(1)}% ${f.name} (${f.location || 'V8 or code built by new Function'})`,
+  );
   return `${title} — CPU profile, self time:\n${lines.join('\n')}`;
 }

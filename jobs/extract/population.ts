@@ -190,7 +190,10 @@ async function readCsv(path: string): Promise<Record<string, string>[]> {
  * so take the prefix of the ZIPs' primary county, by majority: a ZIP near a state line may have its
  * primary county in the neighbouring state (e.g. NH ZIPs with a Maine county).
  */
-function stateFipsByAbbreviation(simplemaps: Record<string, string>[], states: Set<string>): Map<string, string> {
+function stateFipsByAbbreviation(
+  simplemaps: Record<string, string>[],
+  states: Set<string>,
+): Map<string, string> {
   const votes = new Map<string, Map<string, number>>();
   for (const r of simplemaps) {
     const abbreviation = r.stateAbbreviation ?? '';
@@ -212,7 +215,11 @@ function stateFipsByAbbreviation(simplemaps: Record<string, string>[], states: S
 function zipPopulations(simplemaps: Record<string, string>[], fipsOf: Map<string, string>): ZipPopulation[] {
   return simplemaps
     .filter((r) => fipsOf.has(r.stateAbbreviation ?? '') && Number(r.population) > 0)
-    .map((r) => ({ zip: r.zip ?? '', stateFips: fipsOf.get(r.stateAbbreviation ?? '') ?? '', population: Number(r.population) }))
+    .map((r) => ({
+      zip: r.zip ?? '',
+      stateFips: fipsOf.get(r.stateAbbreviation ?? '') ?? '',
+      population: Number(r.population),
+    }))
     .sort((a, b) => a.zip.localeCompare(b.zip));
 }
 
@@ -252,7 +259,13 @@ function statesCsv(
     .sort((a, b) => a.fips.localeCompare(b.fips));
   const drawWeight = suppressedDrawWeights(states, quarters);
   const lines = states.map((s) =>
-    [s.fips, s.abbreviation, regionOfState.get(s.abbreviation), s.population, dollars(drawWeight.get(s.fips) ?? 0)].join(','),
+    [
+      s.fips,
+      s.abbreviation,
+      regionOfState.get(s.abbreviation),
+      s.population,
+      dollars(drawWeight.get(s.fips) ?? 0),
+    ].join(','),
   );
   return `${['state_fips,state,region,population,suppressed_draw_weight', ...lines].join('\n')}\n`;
 }
@@ -272,7 +285,9 @@ export async function extractPopulation(
   const kept = quarters.filter(isKept).sort((a, b) => a.newid.localeCompare(b.newid));
 
   const regions = await readCsv(join(geoDir, 'census_regions_divisions.csv'));
-  const regionOfState = new Map(regions.map((r) => [r['State Code'] ?? '', CE_REGION_CODE[r.Region ?? ''] ?? '']));
+  const regionOfState = new Map(
+    regions.map((r) => [r['State Code'] ?? '', CE_REGION_CODE[r.Region ?? ''] ?? '']),
+  );
   const simplemaps = await readCsv(join(geoDir, 'simplemaps_uszips_free_2024.csv'));
   const fipsOf = stateFipsByAbbreviation(simplemaps, new Set(regionOfState.keys()));
   const zips = zipPopulations(simplemaps, fipsOf);

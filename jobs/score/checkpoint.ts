@@ -29,9 +29,17 @@ export interface Checkpoint {
   readonly rejectedByReason: Readonly<Record<string, number>>;
 }
 
-export async function fingerprintOf(input: string, options: Readonly<Record<string, unknown>>): Promise<string> {
+export async function fingerprintOf(
+  input: string,
+  options: Readonly<Record<string, unknown>>,
+): Promise<string> {
   const file = input === '-' ? null : await stat(input);
-  const identity = { input: input === '-' ? '-' : resolve(input), size: file?.size, mtimeMs: file?.mtimeMs, ...options };
+  const identity = {
+    input: input === '-' ? '-' : resolve(input),
+    size: file?.size,
+    mtimeMs: file?.mtimeMs,
+    ...options,
+  };
   return createHash('sha256').update(JSON.stringify(identity)).digest('hex');
 }
 

@@ -4,8 +4,8 @@
  * the rows were scored (in a worker, so the main thread only writes), and allocates per batch, not per row.
  */
 import { CATEGORIES, CATEGORY_COUNT } from '../../src/contract/categories.js';
-import { PSA_KEY, SAVINGS_SCORE_KEY } from '../../src/contract/schemas.js';
 import type { ErrorItem } from '../../src/contract/schemas.js';
+import { PSA_KEY, SAVINGS_SCORE_KEY } from '../../src/contract/schemas.js';
 import type { HouseholdResult } from '../../src/engine/types.js';
 import { CsvBytes } from '../../src/io/csv-bytes.js';
 import { type CellGrid, cellAt } from '../../src/io/input-source.js';
@@ -224,7 +224,8 @@ export class BatchEncoder {
 
 /** Arrow output stores amounts as Int32; a value outside it must stop the job, not wrap around. */
 function int32(value: number, what: string): number {
-  if (!(value <= 2_147_483_647 && value >= -2_147_483_648)) throw new Error(`${what} ${value} does not fit the Int32 column`);
+  if (!(value <= 2_147_483_647 && value >= -2_147_483_648))
+    throw new Error(`${what} ${value} does not fit the Int32 column`);
   return value;
 }
 

@@ -13,6 +13,8 @@ export interface EngineSpec {
 export const DEFAULT_ENGINE_MODULE = new URL('../../src/runtime/load-engine.js', import.meta.url).href;
 
 export async function loadEngineFrom(spec: EngineSpec): Promise<Engine> {
-  const module = (await import(spec.module)) as { loadEngine(options: EngineSpec['options']): Promise<Engine> };
+  const module = (await import(spec.module)) as {
+    loadEngine(options: EngineSpec['options']): Promise<Engine>;
+  };
   return module.loadEngine(spec.options);
 }

@@ -6,27 +6,31 @@
 import { mkdir } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import type { Logger } from 'pino';
-import { type ColumnMap, DEFAULT_COLUMN_MAP, loadColumnMap, planRequest } from '../../src/io/column-mapping.js';
 import { openArrowSource } from '../../src/io/arrow-source.js';
+import {
+  type ColumnMap,
+  DEFAULT_COLUMN_MAP,
+  loadColumnMap,
+  planRequest,
+} from '../../src/io/column-mapping.js';
 import { openCsvSource } from '../../src/io/csv-source.js';
 import { csvRecord } from '../../src/io/csv-text.js';
 import type { CellGrid, InputSource, SourceBatch } from '../../src/io/input-source.js';
 import { OutputFile } from '../../src/io/output-file.js';
 import { SummaryBuilder } from '../../src/report/summary.js';
 import { writeSummaryAndReport } from '../../src/report/write.js';
-import type { EncodedBatch } from './encode.js';
-import { makeLayout, type OutputFormat, type OutputLayout, rejectsHeader } from './layout.js';
 import {
-  type Checkpoint,
   fingerprintOf,
   readCheckpoint,
   removeCheckpoint,
   replayScoredRows,
   writeCheckpoint,
 } from './checkpoint.js';
+import type { EncodedBatch } from './encode.js';
+import { makeLayout, type OutputFormat, type OutputLayout, rejectsHeader } from './layout.js';
 import { createProgress } from './progress.js';
-import { ArrowScoredSink, CsvScoredSink, type ScoredSink, type SelectedBatch } from './sinks.js';
 import type { BatchScorer } from './scorer.js';
+import { ArrowScoredSink, CsvScoredSink, type ScoredSink, type SelectedBatch } from './sinks.js';
 import type { WorkBatch } from './work.js';
 
 export interface Shard {
@@ -70,7 +74,9 @@ function inputFormatOf(input: string): OutputFormat {
   const extension = extname(input).toLowerCase();
   if (extension === '.csv') return 'csv';
   if (extension === '.arrow' || extension === '.arrows' || extension === '.feather') return 'arrow';
-  throw new Error(`${input}: unknown input type "${extension}"; expected .csv, .arrow (IPC file or stream) or - for CSV on stdin`);
+  throw new Error(
+    `${input}: unknown input type "${extension}"; expected .csv, .arrow (IPC file or stream) or - for CSV on stdin`,
+  );
 }
 
 /** The rows of a batch this run scores: those in its shard and not already written by an earlier run. */
@@ -104,9 +110,12 @@ export async function runScoreJob(options: ScoreJobOptions): Promise<ScoreJobRes
   const inputFormat = inputFormatOf(options.input);
   const format = options.format ?? inputFormat;
   if (options.resume && format === 'arrow') {
-    throw new Error('--resume needs CSV output (--format csv): an Arrow file cannot be appended to after a restart');
+    throw new Error(
+      '--resume needs CSV output (--format csv): an Arrow file cannot be appended to after a restart',
+    );
   }
-  const map: ColumnMap = options.mapFile === undefined ? DEFAULT_COLUMN_MAP : await loadColumnMap(options.mapFile);
+  const map: ColumnMap =
+    options.mapFile === undefined ? DEFAULT_COLUMN_MAP : await loadColumnMap(options.mapFile);
   const source: InputSource =
     inputFormat === 'csv'
       ? await openCsvSource(options.input, options.batchRows)
@@ -139,7 +148,10 @@ export async function runScoreJob(options: ScoreJobOptions): Promise<ScoreJobRes
     const previous = options.resume ? await readCheckpoint(paths.checkpoint) : undefined;
     const resumed = previous !== undefined && previous.fingerprint === fingerprint ? previous : undefined;
     if (previous !== undefined && resumed === undefined) {
-      logger.warn({ checkpoint: paths.checkpoint }, 'checkpoint is for another input or other options; starting over');
+      logger.warn(
+        { checkpoint: paths.checkpoint },
+        'checkpoint is for another input or other options; starting over',
+      );
     }
     const rejectedByReason = new Map<string, number>(Object.entries(resumed?.rejectedByReason ?? {}));
     let rowsScored = 0;
@@ -149,7 +161,8 @@ export async function runScoreJob(options: ScoreJobOptions): Promise<ScoreJobRes
         rejects: await OutputFile.resume(paths.rejects, resumed.rejectsBytes),
       };
       rowsScored = await replayScoredRows(paths.scored, resumed.scoredBytes, layout, summary);
-      for (const [reason, count] of rejectedByReason) for (let i = 0; i < count; i++) summary.addRejected(reason);
+      for (const [reason, count] of rejectedByReason)
+        for (let i = 0; i < count; i++) summary.addRejected(reason);
       logger.info({ rowsDone: resumed.rowsDone, rowsScored }, 'resuming from checkpoint');
     } else {
       const rejects = await OutputFile.create(paths.rejects);
@@ -241,19 +254,30 @@ export async function runScoreJob(options: ScoreJobOptions): Promise<ScoreJobRes
         engine: scorer.engineKind,
         startedAt: startedAt.toISOString(),
         finishedAt: finishedAt.toISOString(),
-        timings: { engineReadyMs: Math.round(engineReadyMs), scoringMs: Math.round(scoringMs), totalMs: finishedAt.getTime() - startedAt.getTime() },
+        timings: {
+          engineReadyMs: Math.round(engineReadyMs),
+          scoringMs: Math.round(scoringMs),
+          totalMs: finishedAt.getTime() - startedAt.getTime(),
+        },
       }),
     );
     return {
       rowsIn: rowsScored + rowsRejected,
       rowsScored,
       rowsRejected,
-      files: { scored: paths.scored, rejects: paths.rejects, summary: reportFiles.summaryPath, report: reportFiles.reportPath },
+      files: {
+        scored: paths.scored,
+        rejects: paths.rejects,
+        summary: reportFiles.summaryPath,
+        report: reportFiles.reportPath,
+      },
     };
   } catch (error) {
     if (outputs !== undefined) {
       // A --resume run keeps its temporary files and last checkpoint for the next attempt.
-      const release = options.resume ? (file: OutputFile) => file.close() : (file: OutputFile) => file.discard();
+      const release = options.resume
+        ? (file: OutputFile) => file.close()
+        : (file: OutputFile) => file.discard();
       await Promise.all([release(outputs.scored.file), release(outputs.rejects)]);
     }
     throw error;

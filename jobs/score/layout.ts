@@ -41,7 +41,9 @@ export function makeLayout(
   const derived = new Set(DERIVED_COLUMNS);
   const clash = header.find((name) => derived.has(name));
   if (clash !== undefined) {
-    throw new Error(`the input already has a column "${clash}", which the scored output adds; rename or drop it`);
+    throw new Error(
+      `the input already has a column "${clash}", which the scored output adds; rename or drop it`,
+    );
   }
   const groups = groupBy.map((name) => {
     const column = header.indexOf(name);

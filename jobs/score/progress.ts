@@ -37,13 +37,19 @@ export function createProgress(options: { bar: boolean; logger: Logger; now?: ()
       const percent = latest.fraction === undefined ? '' : ` ${(latest.fraction * 100).toFixed(1)}%`;
       const width = 24;
       const filled = latest.fraction === undefined ? 0 : Math.round(latest.fraction * width);
-      const bar = latest.fraction === undefined ? '' : ` [${'#'.repeat(filled)}${'.'.repeat(width - filled)}]`;
+      const bar =
+        latest.fraction === undefined ? '' : ` [${'#'.repeat(filled)}${'.'.repeat(width - filled)}]`;
       process.stderr.write(
         `\r\x1b[K${bar}${percent} ${latest.rowsIn.toLocaleString('en-US')} rows, ${Math.round(rate).toLocaleString('en-US')} rows/s, ${latest.rowsRejected.toLocaleString('en-US')} rejected${eta === undefined ? '' : `, ETA ${formatDuration(eta)}`}`,
       );
     } else {
       options.logger.info(
-        { rowsIn: latest.rowsIn, rowsRejected: latest.rowsRejected, rowsPerSecond: Math.round(rate), etaSeconds: eta && Math.round(eta) },
+        {
+          rowsIn: latest.rowsIn,
+          rowsRejected: latest.rowsRejected,
+          rowsPerSecond: Math.round(rate),
+          etaSeconds: eta && Math.round(eta),
+        },
         'progress',
       );
     }

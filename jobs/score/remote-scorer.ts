@@ -31,7 +31,10 @@ export class RemoteScorer implements BatchScorer {
     const outcomes = await Promise.all(rows.map((row) => (row.ok ? this.client.household(row.body) : row)));
     const encoder = new BatchEncoder(this.layout, batch.seq, batch.cells, batch.rowNumbers);
     outcomes.forEach((outcome, i) => {
-      if (!outcome.ok) return encoder.add(i, outcome);
+      if (!outcome.ok) {
+        encoder.add(i, outcome);
+        return;
+      }
       const { demographics } = (rows[i] as Extract<PreparedRow, { ok: true }>).body;
       const place = this.geo.resolve((demographics.zip as string).slice(0, 5));
       encoder.add(i, {

@@ -3,8 +3,10 @@
  * output is the text the scorers already encoded; Arrow output is assembled column by column from typed
  * arrays, passing the input's own Arrow columns through untouched when every row of a batch was scored.
  */
+
+import type { DataType } from 'apache-arrow';
 import {
-  Data,
+  type Data,
   Field,
   Float64,
   Int32,
@@ -16,7 +18,6 @@ import {
   Utf8,
   vectorFromArray,
 } from 'apache-arrow';
-import type { DataType } from 'apache-arrow';
 import { CATEGORY_COUNT } from '../../src/contract/categories.js';
 import { csvRecord } from '../../src/io/csv-text.js';
 import { cellAt, type SourceBatch } from '../../src/io/input-source.js';
@@ -82,9 +83,15 @@ export class ArrowScoredSink implements ScoredSink {
     this.pump.catch(() => undefined);
   }
 
-  static async create(path: string, layout: OutputLayout, inputFields: readonly Field[] | null): Promise<ArrowScoredSink> {
+  static async create(
+    path: string,
+    layout: OutputLayout,
+    inputFields: readonly Field[] | null,
+  ): Promise<ArrowScoredSink> {
     const passthrough = inputFields ?? layout.header.map((name) => new Field(name, new Utf8(), true));
-    const derived = DERIVED_COLUMNS.map((name, i) => new Field(name, DERIVED_TYPES[i]!, name === 'state' || name === 'cbsa'));
+    const derived = DERIVED_COLUMNS.map(
+      (name, i) => new Field(name, DERIVED_TYPES[i]!, name === 'state' || name === 'cbsa'),
+    );
     return new ArrowScoredSink(await OutputFile.create(path), new Schema([...passthrough, ...derived]));
   }
 
@@ -97,7 +104,8 @@ export class ArrowScoredSink implements ScoredSink {
       children.push(passthroughColumn(batch.source, c, field, sourceRows, k));
     });
     const int32 = (values: Int32Array) => makeData({ type: new Int32(), length: k, data: values });
-    for (let c = 0; c < CATEGORY_COUNT; c++) children.push(int32(columns.budget.subarray(c * k, (c + 1) * k)));
+    for (let c = 0; c < CATEGORY_COUNT; c++)
+      children.push(int32(columns.budget.subarray(c * k, (c + 1) * k)));
     for (let c = 0; c < CATEGORY_COUNT; c++) children.push(int32(columns.model.subarray(c * k, (c + 1) * k)));
     children.push(int32(columns.psa));
     children.push(makeData({ type: new Float64(), length: k, data: columns.score }));
@@ -123,11 +131,20 @@ function sourceRowsOf(scoredIndex: Int32Array, selection: Int32Array | null): In
   return selection === null ? scoredIndex : scoredIndex.map((i) => selection[i]!);
 }
 
-function passthroughColumn(source: SourceBatch, column: number, field: Field, rows: Int32Array, k: number): Data {
+function passthroughColumn(
+  source: SourceBatch,
+  column: number,
+  field: Field,
+  rows: Int32Array,
+  k: number,
+): Data {
   if (source.arrow !== undefined) {
     const vector = source.arrow.getChildAt(column)!;
     if (k === source.length) return vector.data[0]!;
-    return vectorFromArray(Array.from(rows, (row) => vector.get(row)), field.type).data[0]!;
+    return vectorFromArray(
+      Array.from(rows, (row) => vector.get(row)),
+      field.type,
+    ).data[0]!;
   }
   const values = Array.from(rows, (row) => cellText(cellAt(source.cells, row, column)));
   return vectorFromArray(values, new Utf8()).data[0]!;

@@ -34,5 +34,7 @@ export function prepareRow(layout: OutputLayout, cells: CellGrid, index: number)
     }
   }
   const request = buildRequest(layout.plan, (column) => cellAt(cells, index, column));
-  return request.errors.length === 0 ? { ok: true, body: request.body } : { ok: false, errors: rowErrors(request) };
+  return request.errors.length === 0
+    ? { ok: true, body: request.body }
+    : { ok: false, errors: rowErrors(request) };
 }

@@ -85,6 +85,8 @@ function ready(thread: Worker): Promise<string> {
   return new Promise((resolve, reject) => {
     thread.once('message', (message: { modelVersion: string }) => resolve(message.modelVersion));
     thread.once('error', reject);
-    thread.once('exit', (code) => reject(new Error(`a scoring worker exited during start-up (code ${code})`)));
+    thread.once('exit', (code) =>
+      reject(new Error(`a scoring worker exited during start-up (code ${code})`)),
+    );
   });
 }

@@ -26,7 +26,13 @@ port.on('message', (batch: WorkBatch) => {
 });
 
 function transferables(encoded: EncodedBatch): ArrayBuffer[] {
-  const views = [encoded.scoredIndex, encoded.csv, encoded.rejectsCsv, ...Object.values(encoded.stats), ...Object.values(encoded.columns ?? {})];
+  const views = [
+    encoded.scoredIndex,
+    encoded.csv,
+    encoded.rejectsCsv,
+    ...Object.values(encoded.stats),
+    ...Object.values(encoded.columns ?? {}),
+  ];
   const buffers = new Set<ArrayBuffer>();
   for (const view of views) if (ArrayBuffer.isView(view)) buffers.add(view.buffer as ArrayBuffer);
   return [...buffers];

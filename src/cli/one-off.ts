@@ -78,7 +78,8 @@ export function oneOffCommand(
     handler: async (argv) => {
       process.exitCode = await runOneOff(
         operation,
-        { json: argv.json, file: argv.file },
+        // yargs hands a lone "-" positional over as "".
+        { json: argv.json, file: argv.file === '' ? '-' : argv.file },
         { period: argv.period, scoreKey: argv['score-key'] },
       );
     },

@@ -5,7 +5,7 @@
  * objects), everything else as plain values.
  */
 import { open } from 'node:fs/promises';
-import { type DataType, RecordBatchReader, type Vector, Type } from 'apache-arrow';
+import { type DataType, RecordBatchReader, Type, type Vector } from 'apache-arrow';
 import type { ColumnKind } from './column-mapping.js';
 import type { InputSource, SourceBatch } from './input-source.js';
 import type { Cell } from './row-request.js';
@@ -21,7 +21,9 @@ export function columnKindOf(type: DataType): ColumnKind {
     case Type.LargeUtf8:
       return 'text';
     case Type.Dictionary:
-      return columnKindOf((type as unknown as { dictionary: DataType }).dictionary) === 'text' ? 'text' : 'other';
+      return columnKindOf((type as unknown as { dictionary: DataType }).dictionary) === 'text'
+        ? 'text'
+        : 'other';
     default:
       return 'other';
   }
@@ -29,7 +31,8 @@ export function columnKindOf(type: DataType): ColumnKind {
 
 function cellsOf(vector: Vector, kind: ColumnKind): ArrayLike<Cell> {
   // A copy, not a view: a view would drag the whole IPC body buffer along when posted to a worker.
-  if (kind === 'number' && vector.nullCount === 0) return (vector.toArray() as Float64Array | BigInt64Array).slice();
+  if (kind === 'number' && vector.nullCount === 0)
+    return (vector.toArray() as Float64Array | BigInt64Array).slice();
   const cells: Cell[] = new Array(vector.length);
   for (let i = 0; i < vector.length; i++) {
     const value: unknown = vector.get(i);
@@ -47,7 +50,9 @@ export async function openArrowSource(path: string, batchRows: number): Promise<
     await reader.open();
   } catch (error) {
     await handle.close();
-    throw new Error(`${path} is not a readable Arrow IPC file or stream: ${error instanceof Error ? error.message : error}`);
+    throw new Error(
+      `${path} is not a readable Arrow IPC file or stream: ${error instanceof Error ? error.message : error}`,
+    );
   }
   const fields = reader.schema.fields;
   const header = fields.map((field) => field.name);

@@ -36,7 +36,13 @@ export const CONTRACT_FIELDS: readonly ContractField[] = [
     }),
   ),
   ...CATEGORIES.map(
-    (name): ContractField => ({ name, path: `/budget/${name}`, section: 'budget', kind: 'number', required: false }),
+    (name): ContractField => ({
+      name,
+      path: `/budget/${name}`,
+      section: 'budget',
+      kind: 'number',
+      required: false,
+    }),
   ),
 ];
 
@@ -71,14 +77,18 @@ export function parseColumnMap(json: unknown, source: string): ColumnMap {
   };
   if (!isPlainObject(json)) return fail('must be a JSON object with "columns" and/or "booleans"');
   for (const key of Object.keys(json)) {
-    if (key !== 'columns' && key !== 'booleans') fail(`unknown key "${key}" (expected "columns" or "booleans")`);
+    if (key !== 'columns' && key !== 'booleans')
+      fail(`unknown key "${key}" (expected "columns" or "booleans")`);
   }
   const columns = json.columns ?? {};
-  if (!isPlainObject(columns)) return fail('"columns" must be an object of input column name → contract field name');
+  if (!isPlainObject(columns))
+    return fail('"columns" must be an object of input column name → contract field name');
   const targets = new Set<string>();
   for (const [column, target] of Object.entries(columns)) {
     if (typeof target !== 'string' || !CONTRACT_FIELD_BY_NAME.has(target)) {
-      fail(`"columns"."${column}" must name a contract field (a demographics field or a category), got ${JSON.stringify(target)}`);
+      fail(
+        `"columns"."${column}" must name a contract field (a demographics field or a category), got ${JSON.stringify(target)}`,
+      );
     }
     if (targets.has(target as string)) fail(`"columns" maps two input columns to "${target}"`);
     targets.add(target as string);
@@ -121,14 +131,20 @@ export interface RequestPlan {
  * input lacks, two columns supplying one field, a missing required field, or a column whose type cannot hold
  * its field (e.g. a numeric Arrow `zip`, which has lost its leading zeros).
  */
-export function planRequest(header: readonly string[], kinds: readonly ColumnKind[], map: ColumnMap): RequestPlan {
+export function planRequest(
+  header: readonly string[],
+  kinds: readonly ColumnKind[],
+  map: ColumnMap,
+): RequestPlan {
   const seen = new Set<string>();
   for (const name of header) {
-    if (seen.has(name)) throw new Error(`the input has two columns named "${name}"; column names must be unique`);
+    if (seen.has(name))
+      throw new Error(`the input has two columns named "${name}"; column names must be unique`);
     seen.add(name);
   }
   for (const column of Object.keys(map.columns)) {
-    if (!seen.has(column)) throw new Error(`the column map renames "${column}", but the input has no such column`);
+    if (!seen.has(column))
+      throw new Error(`the column map renames "${column}", but the input has no such column`);
   }
   const bindings: FieldBinding[] = [];
   const boundBy = new Map<string, string>();
@@ -137,7 +153,9 @@ export function planRequest(header: readonly string[], kinds: readonly ColumnKin
     if (field === undefined) return;
     const other = boundBy.get(field.name);
     if (other !== undefined) {
-      throw new Error(`columns "${other}" and "${name}" both supply ${field.name}; rename one or fix the column map`);
+      throw new Error(
+        `columns "${other}" and "${name}" both supply ${field.name}; rename one or fix the column map`,
+      );
     }
     boundBy.set(field.name, name);
     checkKind(name, kinds[column] ?? 'text', field);
@@ -145,7 +163,9 @@ export function planRequest(header: readonly string[], kinds: readonly ColumnKin
   });
   for (const field of CONTRACT_FIELDS) {
     if (field.required && !boundBy.has(field.name)) {
-      throw new Error(`the input has no column for ${field.name}, which every request needs (rename one with --map)`);
+      throw new Error(
+        `the input has no column for ${field.name}, which every request needs (rename one with --map)`,
+      );
     }
   }
   const booleanWords = new Map<string, boolean>([
@@ -158,6 +178,11 @@ export function planRequest(header: readonly string[], kinds: readonly ColumnKin
 /** Text columns can hold any field (cells are parsed like CSV); typed columns must match the field. */
 function checkKind(column: string, kind: ColumnKind, field: ContractField): void {
   if (kind === 'text' || kind === field.kind) return;
-  const expected = field.kind === 'text' ? 'a string column' : field.kind === 'boolean' ? 'a boolean or string column' : 'a numeric or string column';
+  const expected =
+    field.kind === 'text'
+      ? 'a string column'
+      : field.kind === 'boolean'
+        ? 'a boolean or string column'
+        : 'a numeric or string column';
   throw new Error(`column "${column}" (${field.name}) must be ${expected}, but its type is ${kind}`);
 }

@@ -10,7 +10,8 @@ import { basename, dirname, join } from 'node:path';
 /** Buffered bytes are written once they pass this size: few syscalls, bounded memory. */
 const FLUSH_BYTES = 1 << 20;
 
-export const partialPathOf = (finalPath: string) => join(dirname(finalPath), `.${basename(finalPath)}.partial`);
+export const partialPathOf = (finalPath: string) =>
+  join(dirname(finalPath), `.${basename(finalPath)}.partial`);
 
 export class OutputFile {
   readonly partialPath: string;
@@ -53,7 +54,10 @@ export class OutputFile {
   }
 
   async write(data: string | Uint8Array): Promise<void> {
-    const chunk = typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    const chunk =
+      typeof data === 'string'
+        ? Buffer.from(data, 'utf8')
+        : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
     this.pending.push(chunk);
     this.pendingBytes += chunk.byteLength;
     if (this.pendingBytes >= FLUSH_BYTES) await this.flush();
@@ -61,13 +65,19 @@ export class OutputFile {
 
   async flush(): Promise<void> {
     if (this.pendingBytes === 0) return;
-    const chunk = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending, this.pendingBytes);
+    const chunk =
+      this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending, this.pendingBytes);
     this.pending = [];
     const length = this.pendingBytes;
     this.pendingBytes = 0;
     let offset = 0;
     while (offset < length) {
-      const { bytesWritten } = await this.handle.write(chunk, offset, length - offset, this.writtenBytes + offset);
+      const { bytesWritten } = await this.handle.write(
+        chunk,
+        offset,
+        length - offset,
+        this.writtenBytes + offset,
+      );
       offset += bytesWritten;
     }
     this.writtenBytes += length;

@@ -70,7 +70,8 @@ function readCell(plan: RequestPlan, field: ContractField, cell: Cell): unknown 
 }
 
 function readNumber(cell: Exclude<Cell, null | undefined>): unknown {
-  if (typeof cell === 'number') return Number.isFinite(cell) ? cell : new CellError('must be a finite number');
+  if (typeof cell === 'number')
+    return Number.isFinite(cell) ? cell : new CellError('must be a finite number');
   if (typeof cell === 'bigint') {
     const value = Number(cell);
     return Number.isSafeInteger(value) ? value : new CellError('is too large');

@@ -29,7 +29,10 @@ export class Utf8Guard extends Transform {
     const bytes = this.carry.length > 0 ? Buffer.concat([this.carry, chunk]) : chunk;
     const complete = bytes.length - incompleteTail(bytes);
     const head = bytes.subarray(0, complete);
-    if (!isUtf8(head)) return callback(this.invalid());
+    if (!isUtf8(head)) {
+      callback(this.invalid());
+      return;
+    }
     this.carry = Buffer.from(bytes.subarray(complete));
     this.offset += complete;
     callback(null, head);

@@ -8,7 +8,7 @@
  */
 import pLimit, { type LimitFunction } from 'p-limit';
 import type { BudgetResponse, ErrorItem, ModelResponse, ScoreResponse } from '../contract/schemas.js';
-import { HttpTransport, type HttpResponse, RequestTimeoutError } from './http-transport.js';
+import { type HttpResponse, HttpTransport, RequestTimeoutError } from './http-transport.js';
 import { backoffDelay, DEFAULT_RETRY_POLICY, type RetryPolicy, retryAfterMs } from './retry-policy.js';
 
 export const OPERATION_PATHS = {
@@ -36,9 +36,7 @@ export type RemoteHousehold = {
   readonly score: ScoreResponse;
 };
 
-export type RemoteOutcome =
-  | { readonly ok: true; readonly value: RemoteHousehold }
-  | RemoteRejection;
+export type RemoteOutcome = { readonly ok: true; readonly value: RemoteHousehold } | RemoteRejection;
 
 /** A row the remote would not score: its field errors (400), or why it still failed after retries (`reason`). */
 export interface RemoteRejection {
@@ -124,7 +122,12 @@ export class RemoteClient {
       if (attempt >= this.retry.retries) {
         return {
           ok: false,
-          errors: [{ path: '', message: `remote ${path}: ${outcome.detail} (gave up after ${attempt + 1} attempts)` }],
+          errors: [
+            {
+              path: '',
+              message: `remote ${path}: ${outcome.detail} (gave up after ${attempt + 1} attempts)`,
+            },
+          ],
           reason: `remote: ${outcome.kind} after retries`,
         };
       }
@@ -141,7 +144,10 @@ export class RemoteClient {
     } catch (error) {
       if (error instanceof RequestTimeoutError) return new Retryable('timeout', error.message);
       const code = (error as NodeJS.ErrnoException).code;
-      return new Retryable('network error', `${code ?? ''} ${error instanceof Error ? error.message : error}`.trim());
+      return new Retryable(
+        'network error',
+        `${code ?? ''} ${error instanceof Error ? error.message : error}`.trim(),
+      );
     }
     return this.interpret(path, response);
   }
@@ -158,7 +164,11 @@ export class RemoteClient {
     }
     if (status === 429 || status >= 500) {
       const header = response.headers['retry-after'];
-      return new Retryable(status === 429 ? 'HTTP 429' : 'HTTP 5xx', `HTTP ${status} ${message}`, retryAfterMs(header));
+      return new Retryable(
+        status === 429 ? 'HTTP 429' : 'HTTP 5xx',
+        `HTTP ${status} ${message}`,
+        retryAfterMs(header),
+      );
     }
     if (status === 401 || status === 403) {
       throw new RemoteFatalError(
@@ -166,9 +176,15 @@ export class RemoteClient {
       );
     }
     if (status === 404) {
-      throw new RemoteFatalError(`the API at ${this.options.baseUrl} has no ${path} (HTTP 404); check --api-url`);
+      throw new RemoteFatalError(
+        `the API at ${this.options.baseUrl} has no ${path} (HTTP 404); check --api-url`,
+      );
     }
-    return { ok: false, errors: [{ path: '', message: `remote ${path}: HTTP ${status} ${message}` }], reason: `remote: HTTP ${status}` };
+    return {
+      ok: false,
+      errors: [{ path: '', message: `remote ${path}: HTTP ${status} ${message}` }],
+      reason: `remote: HTTP ${status}`,
+    };
   }
 }
 

@@ -33,12 +33,23 @@ export class HttpTransport {
     const agentOptions = { keepAlive: true, maxSockets: options.maxSockets };
     // A private CA is added to the public roots, not substituted for them.
     this.agent = this.isHttps
-      ? new https.Agent({ ...agentOptions, ...(options.ca === undefined ? {} : { ca: [...rootCertificates, options.ca] }) })
+      ? new https.Agent({
+          ...agentOptions,
+          ...(options.ca === undefined ? {} : { ca: [...rootCertificates, options.ca] }),
+        })
       : new http.Agent(agentOptions);
   }
 
-  request(method: 'GET' | 'POST', path: string, headers: Record<string, string>, body?: string): Promise<HttpResponse> {
-    const url = new URL(path.replace(/^\//, ''), this.base.href.endsWith('/') ? this.base : `${this.base.href}/`);
+  request(
+    method: 'GET' | 'POST',
+    path: string,
+    headers: Record<string, string>,
+    body?: string,
+  ): Promise<HttpResponse> {
+    const url = new URL(
+      path.replace(/^\//, ''),
+      this.base.href.endsWith('/') ? this.base : `${this.base.href}/`,
+    );
     const send = this.isHttps ? https.request : http.request;
     return new Promise((resolve, reject) => {
       const request = send(
@@ -49,7 +60,9 @@ export class HttpTransport {
           headers: {
             ...headers,
             accept: 'application/json',
-            ...(body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }),
+            ...(body === undefined
+              ? {}
+              : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }),
           },
         },
         (response) => {
@@ -57,13 +70,20 @@ export class HttpTransport {
           response.on('data', (chunk: Buffer) => chunks.push(chunk));
           response.on('end', () => {
             clearTimeout(timer);
-            resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') });
+            resolve({
+              status: response.statusCode ?? 0,
+              headers: response.headers,
+              body: Buffer.concat(chunks).toString('utf8'),
+            });
           });
           response.on('error', fail);
         },
       );
       const timer = setTimeout(
-        () => request.destroy(new RequestTimeoutError(`no complete response within ${this.options.timeoutMs} ms`)),
+        () =>
+          request.destroy(
+            new RequestTimeoutError(`no complete response within ${this.options.timeoutMs} ms`),
+          ),
         this.options.timeoutMs,
       );
       function fail(error: Error) {

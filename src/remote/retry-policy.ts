@@ -12,7 +12,11 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = { retries: 6, baseDelayMs: 250, maxDelayMs: 10_000 };
 
-export function backoffDelay(policy: RetryPolicy, attempt: number, random: () => number = Math.random): number {
+export function backoffDelay(
+  policy: RetryPolicy,
+  attempt: number,
+  random: () => number = Math.random,
+): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
   return Math.round(random() * ceiling);
 }

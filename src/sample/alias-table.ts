@@ -14,7 +14,9 @@ export class AliasTable {
     const scaled = weights.map((w) => (w * n) / total);
     const small: number[] = [];
     const large: number[] = [];
-    scaled.forEach((p, i) => (p < 1 ? small : large).push(i));
+    scaled.forEach((p, i) => {
+      (p < 1 ? small : large).push(i);
+    });
     while (small.length > 0 && large.length > 0) {
       const s = small.pop()!;
       const l = large.pop()!;

@@ -33,8 +33,10 @@ export function badRowPositions(rows: number, badRows: number, seed: number): Ma
 
 export function* sampleBatches(population: Population, options: SampleOptions): Generator<SampleRow[]> {
   const { rows, seed, badRows = 0 } = options;
-  if (!Number.isSafeInteger(rows) || rows < 0) throw new Error(`rows must be a non-negative integer, got ${rows}`);
-  if (!Number.isSafeInteger(seed) || seed < 0) throw new Error(`seed must be a non-negative integer, got ${seed}`);
+  if (!Number.isSafeInteger(rows) || rows < 0)
+    throw new Error(`rows must be a non-negative integer, got ${rows}`);
+  if (!Number.isSafeInteger(seed) || seed < 0)
+    throw new Error(`seed must be a non-negative integer, got ${seed}`);
   if (!Number.isSafeInteger(badRows) || badRows < 0 || badRows > rows) {
     throw new Error(`bad rows must be an integer from 0 to the number of rows, got ${badRows}`);
   }

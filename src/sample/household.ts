@@ -5,7 +5,7 @@
  */
 import { LIMITS } from '../contract/limits.js';
 import type { Household } from './columns.js';
-import type { Population, PopulationHousehold } from './population.js';
+import type { Population } from './population.js';
 import type { Random } from './random.js';
 
 /**
@@ -52,7 +52,11 @@ export function drawHousehold(id: string, population: Population, random: Random
   // One literal with every field (no spread): this runs 10M times for a benchmark file.
   return {
     id,
-    age: clamp(record.age + random.integer(-AGE_JITTER_YEARS, AGE_JITTER_YEARS), LIMITS.ageMin, LIMITS.ageMax),
+    age: clamp(
+      record.age + random.integer(-AGE_JITTER_YEARS, AGE_JITTER_YEARS),
+      LIMITS.ageMin,
+      LIMITS.ageMax,
+    ),
     gross_annual_income: Math.round(record.grossAnnualIncome * incomeFactor),
     household_members: record.householdMembers,
     is_homeowner: record.isHomeowner,

@@ -89,7 +89,10 @@ export class Population {
     this.zipsByState = new Map(
       [...groupBy(zips, (z) => field(z, 'state_fips'))].map(([fips, rows]) => [
         fips,
-        { zips: rows.map((z) => field(z, 'zip')), table: new AliasTable(rows.map((z) => Number(field(z, 'population')))) },
+        {
+          zips: rows.map((z) => field(z, 'zip')),
+          table: new AliasTable(rows.map((z) => Number(field(z, 'population')))),
+        },
       ]),
     );
 
@@ -99,7 +102,9 @@ export class Population {
       table: new AliasTable(rows.map((s) => Number(field(s, 'suppressed_draw_weight')))),
     });
     this.suppressedStateByRegion = new Map([
-      ...[...groupBy(states, (s) => field(s, 'region'))].map(([region, rows]) => [region, stateDraw(rows)] as const),
+      ...[...groupBy(states, (s) => field(s, 'region'))].map(
+        ([region, rows]) => [region, stateDraw(rows)] as const,
+      ),
       ['', stateDraw(states)],
     ]);
   }

@@ -4,17 +4,7 @@
  * is written as null (documented in sample-data/README.md). Buffers are filled directly rather than through
  * apache-arrow's generic builders, which cost about 3 µs a row.
  */
-import {
-  Bool,
-  type Data,
-  Field,
-  Float64,
-  makeData,
-  RecordBatch,
-  Schema,
-  Struct,
-  Utf8,
-} from 'apache-arrow';
+import { Bool, type Data, Field, Float64, makeData, RecordBatch, Schema, Struct, Utf8 } from 'apache-arrow';
 import { SAMPLE_COLUMNS, type SampleColumn, type SampleRow } from './columns.js';
 
 const typeOf = (column: SampleColumn) => {
@@ -59,9 +49,16 @@ function boolData(cells: readonly unknown[]): Data<Bool> {
 function utf8Data(cells: readonly unknown[]): Data<Utf8> {
   const texts = cells.map((cell) => (isPresent(cell) ? String(cell) : ''));
   const valueOffsets = new Int32Array(cells.length + 1);
-  for (let i = 0; i < texts.length; i++) valueOffsets[i + 1] = valueOffsets[i]! + Buffer.byteLength(texts[i]!);
+  for (let i = 0; i < texts.length; i++)
+    valueOffsets[i + 1] = valueOffsets[i]! + Buffer.byteLength(texts[i]!);
   const data = Buffer.from(texts.join(''));
-  return makeData({ type: new Utf8(), length: cells.length, data, valueOffsets, ...validity(cells, isPresent) });
+  return makeData({
+    type: new Utf8(),
+    length: cells.length,
+    data,
+    valueOffsets,
+    ...validity(cells, isPresent),
+  });
 }
 
 function columnData(field: Field, cells: readonly unknown[]): Data {
@@ -78,7 +75,12 @@ export function* arrowBatches(batches: Iterable<SampleRow[]>): Generator<RecordB
         batch.map((row) => row[field.name as SampleColumn]),
       ),
     );
-    const struct = makeData({ type: new Struct(SAMPLE_ARROW_SCHEMA.fields), length: batch.length, nullCount: 0, children });
+    const struct = makeData({
+      type: new Struct(SAMPLE_ARROW_SCHEMA.fields),
+      length: batch.length,
+      nullCount: 0,
+      children,
+    });
     yield new RecordBatch(SAMPLE_ARROW_SCHEMA, struct);
   }
 }

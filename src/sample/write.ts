@@ -2,7 +2,7 @@ import { createWriteStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { RecordBatchFileWriter } from 'apache-arrow';
-import { sampleBatches, type SampleOptions } from './generate.js';
+import { type SampleOptions, sampleBatches } from './generate.js';
 import { Population } from './population.js';
 import { arrowBatches } from './write-arrow.js';
 import { csvChunks } from './write-csv.js';

@@ -20,7 +20,7 @@ beforeAll(async () => {
 afterAll(() => rm(resultsDir, { recursive: true, force: true }));
 
 describe('benchmarks in --smoke mode', () => {
-  it.each(FIGURES)('%s runs and writes a well-formed result', async (figure) => {
+  it.each(FIGURES)('%s runs and writes a well-formed result', { timeout: 180_000 }, async (figure) => {
     await run(process.execPath, [benchScript(figure), '--smoke', '--results', resultsDir]);
     const result = await readResult(resultsDir, figure);
     expect(result.figure).toBe(figure);

@@ -16,7 +16,8 @@ const formatOf = (out: string, format: SampleFormat | undefined): SampleFormat =
 
 export const sampleCommand: CommandModule<object, SampleArgs> = {
   command: 'sample',
-  describe: 'Write N realistic synthetic households (CE 2014 microdata, 2025 dollars), deterministic per seed',
+  describe:
+    'Write N realistic synthetic households (CE 2014 microdata, 2025 dollars), deterministic per seed',
   builder: (yargs) =>
     yargs
       .option('rows', { type: 'number', demandOption: true, describe: 'Number of households to write' })
@@ -31,7 +32,10 @@ export const sampleCommand: CommandModule<object, SampleArgs> = {
         default: 0,
         describe: `Deliberately bad rows to include (kinds in order: ${BAD_ROW_KINDS.map((k) => k.name).join(', ')})`,
       })
-      .example('$0 sample --rows 1000 --seed 2026 --bad-rows 10 --out sample-data/households.csv', 'the committed sample')
+      .example(
+        '$0 sample --rows 1000 --seed 2026 --bad-rows 10 --out sample-data/households.csv',
+        'the committed sample',
+      )
       .example('$0 sample --rows 10000000 --out /tmp/h.arrow', 'a large clean benchmark input'),
   handler: async (argv) => {
     const format = formatOf(argv.out, argv.format);

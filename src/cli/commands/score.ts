@@ -23,21 +23,55 @@ import { oneOffOptions, runOneOff } from '../one-off.js';
 const scoreOptions = {
   ...oneOffOptions,
   out: { type: 'string', default: 'out', describe: 'Output directory' },
-  format: { choices: ['csv', 'arrow'] as const, describe: 'Scored file format (default: the input\'s)' },
-  engine: { choices: ['local', 'remote'] as const, default: 'local' as const, describe: 'Score with the built-in engine or a remote API' },
-  'api-url': { type: 'string', describe: 'Remote API base URL (e.g. https://outlay.example.com), with --engine remote' },
+  format: { choices: ['csv', 'arrow'] as const, describe: "Scored file format (default: the input's)" },
+  engine: {
+    choices: ['local', 'remote'] as const,
+    default: 'local' as const,
+    describe: 'Score with the built-in engine or a remote API',
+  },
+  'api-url': {
+    type: 'string',
+    describe: 'Remote API base URL (e.g. https://outlay.example.com), with --engine remote',
+  },
   'api-key': { type: 'string', describe: 'Remote API key (default: env OUTLAY_API_KEY)' },
   ca: { type: 'string', describe: 'PEM file of a private CA to trust for the remote API' },
   concurrency: { type: 'number', default: 16, describe: 'Remote requests in flight at most' },
   timeout: { type: 'number', default: 10_000, describe: 'Remote request timeout, ms' },
-  retries: { type: 'number', default: 6, describe: 'Remote retries per request (network errors, timeouts, 429, 5xx)' },
-  workers: { type: 'number', default: availableParallelism(), describe: 'Worker threads for the local engine (0: main thread)' },
-  shard: { type: 'string', describe: 'Score shard I of N (1-based): the rows whose number r has (r-1) mod N = I-1' },
+  retries: {
+    type: 'number',
+    default: 6,
+    describe: 'Remote retries per request (network errors, timeouts, 429, 5xx)',
+  },
+  workers: {
+    type: 'number',
+    default: availableParallelism(),
+    describe: 'Worker threads for the local engine (0: main thread)',
+  },
+  shard: {
+    type: 'string',
+    describe: 'Score shard I of N (1-based): the rows whose number r has (r-1) mod N = I-1',
+  },
   'group-by': { type: 'string', describe: 'Comma-separated input columns to break the summary down by' },
-  map: { type: 'string', describe: 'JSON column map: {"columns": {"theirs": "contract_name"}, "booleans": {"true": ["Y"], "false": ["N"]}}' },
-  resume: { type: 'boolean', default: false, describe: 'Keep checkpoints, and continue an interrupted run from its last one' },
+  map: {
+    type: 'string',
+    describe:
+      'JSON column map: {"columns": {"theirs": "contract_name"}, "booleans": {"true": ["Y"], "false": ["N"]}}',
+  },
+  resume: {
+    type: 'boolean',
+    default: false,
+    describe: 'Keep checkpoints, and continue an interrupted run from its last one',
+  },
+  'checkpoint-every': {
+    type: 'number',
+    default: 1000,
+    describe: 'With --resume: make progress durable every this many ms',
+  },
   progress: { type: 'boolean', describe: 'Progress bar on stderr (default: when stderr is a terminal)' },
-  'log-level': { choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, default: 'info' as const },
+  'log-level': {
+    choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const,
+    default: 'info' as const,
+  },
   model: { type: 'string', describe: 'Model artifact for the local engine (default: the shipped one)' },
   'batch-rows': { type: 'number', default: 2048, describe: 'Rows per work batch' },
 } as const;
@@ -46,10 +80,14 @@ type ScoreArgs = InferredOptionTypes<typeof scoreOptions> & { input?: string | u
 
 export const scoreCommand: CommandModule<object, ScoreArgs> = {
   command: 'score [input]',
-  describe: 'Score a CSV/Arrow file of households into enriched files, rejects and a PSA report (or one --json request)',
+  describe:
+    'Score a CSV/Arrow file of households into enriched files, rejects and a PSA report (or one --json request)',
   builder: (yargs) =>
     yargs
-      .positional('input', { type: 'string', describe: 'Input .csv or .arrow file, - for CSV on stdin, or a .json request' })
+      .positional('input', {
+        type: 'string',
+        describe: 'Input .csv or .arrow file, - for CSV on stdin, or a .json request',
+      })
       .options(scoreOptions) as unknown as Argv<ScoreArgs>,
   handler: async (argv) => {
     if (argv.json !== undefined || argv.input?.toLowerCase().endsWith('.json')) {
@@ -65,7 +103,8 @@ export const scoreCommand: CommandModule<object, ScoreArgs> = {
 };
 
 async function runBatch(argv: ScoreArgs): Promise<number> {
-  if (argv.input === undefined) throw new Error('score: name an input file (.csv, .arrow, or - for CSV on stdin)');
+  if (argv.input === undefined)
+    throw new Error('score: name an input file (.csv, .arrow, or - for CSV on stdin)');
   const logger = pino({ level: argv['log-level'], base: { command: 'score' } }, pino.destination(2));
   const scoreKey = argv['score-key'];
   const result = await runScoreJob({
@@ -80,6 +119,7 @@ async function runBatch(argv: ScoreArgs): Promise<number> {
     batchRows: positiveInteger('--batch-rows', argv['batch-rows']),
     scoreKey,
     logger,
+    checkpointIntervalMs: positiveInteger('--checkpoint-every', argv['checkpoint-every']),
     startScorer: (layout) => startScorer(argv, layout),
   });
   const { files } = result;
@@ -104,7 +144,8 @@ async function startScorer(argv: ScoreArgs, layout: OutputLayout): Promise<Batch
   }
   if (argv['api-url'] === undefined) throw new Error('--engine remote needs --api-url');
   const apiKey = argv['api-key'] ?? process.env.OUTLAY_API_KEY;
-  if (apiKey === undefined || apiKey === '') throw new Error('--engine remote needs --api-key or env OUTLAY_API_KEY');
+  if (apiKey === undefined || apiKey === '')
+    throw new Error('--engine remote needs --api-key or env OUTLAY_API_KEY');
   const concurrency = positiveInteger('--concurrency', argv.concurrency);
   const client = new RemoteClient({
     baseUrl: argv['api-url'],
@@ -115,7 +156,14 @@ async function startScorer(argv: ScoreArgs, layout: OutputLayout): Promise<Batch
     ca: argv.ca === undefined ? undefined : await readFile(argv.ca, 'utf8'),
   });
   const [geo, modelVersion] = await Promise.all([loadGeoResolver(), client.modelVersion()]);
-  return new RemoteScorer(client, geo, layout, modelVersion ?? 'unknown (remote)', argv['batch-rows'], concurrency);
+  return new RemoteScorer(
+    client,
+    geo,
+    layout,
+    modelVersion ?? 'unknown (remote)',
+    argv['batch-rows'],
+    concurrency,
+  );
 }
 
 export function parseShard(text: string): Shard {
@@ -129,11 +177,13 @@ export function parseShard(text: string): Shard {
 }
 
 function positiveInteger(flag: string, value: number): number {
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${flag} must be a whole number ≥ 1, got ${value}`);
+  if (!Number.isInteger(value) || value < 1)
+    throw new Error(`${flag} must be a whole number ≥ 1, got ${value}`);
   return value;
 }
 
 function nonNegativeInteger(flag: string, value: number): number {
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${flag} must be a whole number ≥ 0, got ${value}`);
+  if (!Number.isInteger(value) || value < 0)
+    throw new Error(`${flag} must be a whole number ≥ 0, got ${value}`);
   return value;
 }

@@ -4,7 +4,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CATEGORY_COUNT } from '../../../src/contract/categories.js';
-import { ARTIFACT_FORMAT, AREA_SLOTS, REGION_SLOTS, TENURE_CLASSES } from '../../../src/model/artifact.js';
+import { AREA_SLOTS, ARTIFACT_FORMAT, REGION_SLOTS, TENURE_CLASSES } from '../../../src/model/artifact.js';
 import { PACKAGE_ROOT } from '../../../src/paths.js';
 
 export const BIN = join(PACKAGE_ROOT, 'bin', 'outlay.js');
@@ -63,9 +63,15 @@ export interface CliRun {
   readonly stderr: string;
 }
 
-export function runCli(args: readonly string[], options: { env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<CliRun> {
+export function runCli(
+  args: readonly string[],
+  options: { env?: NodeJS.ProcessEnv; input?: string } = {},
+): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...options.env }, cwd: PACKAGE_ROOT });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { ...process.env, ...options.env },
+      cwd: PACKAGE_ROOT,
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => {
@@ -89,7 +95,9 @@ export function householdsCsv(n: number, options: { badEvery?: number; seed?: nu
     state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
     return state / 2_147_483_648;
   };
-  const lines = ['id,age,gross_annual_income,household_members,is_homeowner,net_annual_income,zip,mortgage_and_rent,savings,note'];
+  const lines = [
+    'id,age,gross_annual_income,household_members,is_homeowner,net_annual_income,zip,mortgage_and_rent,savings,note',
+  ];
   for (let i = 1; i <= n; i++) {
     const net = Math.round(15_000 + next() * 150_000);
     const bad = options.badEvery !== undefined && i % options.badEvery === 0;
@@ -98,7 +106,18 @@ export function householdsCsv(n: number, options: { badEvery?: number; seed?: nu
     const savings = next() < 0.2 ? '0' : '';
     const note = i % 7 === 0 ? '"said ""hi"", then left"' : i % 11 === 0 ? '"two\nlines"' : '';
     lines.push(
-      [`H${i}`, age, String(Math.round(net * 1.3)), String(1 + Math.floor(next() * 5)), next() < 0.5 ? 'true' : 'false', String(net), ZIPS[i % ZIPS.length], rent, savings, note].join(','),
+      [
+        `H${i}`,
+        age,
+        String(Math.round(net * 1.3)),
+        String(1 + Math.floor(next() * 5)),
+        next() < 0.5 ? 'true' : 'false',
+        String(net),
+        ZIPS[i % ZIPS.length],
+        rent,
+        savings,
+        note,
+      ].join(','),
     );
   }
   return `${lines.join('\n')}\n`;

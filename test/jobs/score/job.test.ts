@@ -4,20 +4,34 @@
  */
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import {
+  Bool,
+  Float64,
+  Int32,
+  Table,
+  tableFromArrays,
+  tableFromIPC,
+  tableToIPC,
+  Utf8,
+  vectorFromArray,
+} from 'apache-arrow';
 import { parse } from 'csv-parse/sync';
-import { Bool, makeTable, tableFromArrays, tableFromIPC, tableToIPC, Utf8, vectorFromArray } from 'apache-arrow';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { runScoreJob, type ScoreJobOptions } from '../../../jobs/score/job.js';
-import { InProcessScorer } from '../../../jobs/score/local-scorer.js';
 import { DERIVED_COLUMNS } from '../../../jobs/score/layout.js';
+import { InProcessScorer } from '../../../jobs/score/local-scorer.js';
 import { createEngine } from '../../../src/engine/create-engine.js';
 import { fakeGeo, fakeModel } from '../../engine/fakes.js';
 import { householdsCsv, tempDir } from './helpers.js';
 
 const engine = createEngine({ model: fakeModel(), geo: fakeGeo });
 
-function jobOptions(input: string, outDir: string, overrides: Partial<ScoreJobOptions> = {}): ScoreJobOptions {
+function jobOptions(
+  input: string,
+  outDir: string,
+  overrides: Partial<ScoreJobOptions> = {},
+): ScoreJobOptions {
   return {
     input,
     outDir,
@@ -37,7 +51,11 @@ function jobOptions(input: string, outDir: string, overrides: Partial<ScoreJobOp
 
 const readCsv = async (path: string) => parse(await readFile(path), { bom: true }) as string[][];
 
-async function score(csv: string | Buffer, overrides: Partial<ScoreJobOptions> = {}, fileName = 'households.csv') {
+async function score(
+  csv: string | Buffer,
+  overrides: Partial<ScoreJobOptions> = {},
+  fileName = 'households.csv',
+) {
   const dir = await tempDir('job');
   const input = join(dir, fileName);
   await writeFile(input, csv);
@@ -48,7 +66,8 @@ async function score(csv: string | Buffer, overrides: Partial<ScoreJobOptions> =
 
 describe('score job (in process, fake engine)', () => {
   it('unit: CSV with BOM, CRLF and quoted fields → scored rows in input order with every derived column', async () => {
-    const csv = '\uFEFFid,net_annual_income,zip,note\r\n1,50000,35203,"a, ""quoted""\r\nnote"\r\n2,60000,10001,plain\r\n';
+    const csv =
+      '\uFEFFid,net_annual_income,zip,note\r\n1,50000,35203,"a, ""quoted""\r\nnote"\r\n2,60000,10001,plain\r\n';
     const { result } = await score(csv);
     const rows = await readCsv(result.files.scored);
     expect(rows[0]).toEqual(['id', 'net_annual_income', 'zip', 'note', ...DERIVED_COLUMNS]);
@@ -84,10 +103,21 @@ describe('score job (in process, fake engine)', () => {
     const { result } = await score(csv);
     expect(result).toMatchObject({ rowsIn: 7, rowsScored: 1, rowsRejected: 6 });
     const rejects = await readCsv(result.files.rejects);
-    expect(rejects[0]).toEqual(['row_number', 'id', 'age', 'net_annual_income', 'zip', 'savings', 'is_homeowner', 'reject_reason']);
+    expect(rejects[0]).toEqual([
+      'row_number',
+      'id',
+      'age',
+      'net_annual_income',
+      'zip',
+      'savings',
+      'is_homeowner',
+      'reject_reason',
+    ]);
     const reasons = Object.fromEntries(rejects.slice(1).map((r) => [r[0], r.at(-1)]));
     expect(reasons['2']).toMatch(/^\/demographics\/age must be a number written with digits/);
-    expect(reasons['3']).toMatch(/\/demographics\/net_annual_income must be a number.*; \/demographics\/is_homeowner must be one of: true, TRUE, false, FALSE/);
+    expect(reasons['3']).toMatch(
+      /\/demographics\/net_annual_income must be a number.*; \/demographics\/is_homeowner must be one of: true, TRUE, false, FALSE/,
+    );
     expect(reasons['4']).toBe('/demographics/zip must be a 5-digit ZIP code or ZIP+4 (12345 or 12345-6789)');
     expect(reasons['5']).toMatch(/^\/budget\/savings must be >= 0/);
     expect(reasons['6']).toBe('has 3 fields; the header has 6');
@@ -101,7 +131,13 @@ describe('score job (in process, fake engine)', () => {
   it('unit: --map renames columns and reads Y/N booleans', async () => {
     const dir = await tempDir('map');
     const mapFile = join(dir, 'map.json');
-    await writeFile(mapFile, JSON.stringify({ columns: { NET: 'net_annual_income', POSTCODE: 'zip', OWNER: 'is_homeowner' }, booleans: { true: ['Y'], false: ['N'] } }));
+    await writeFile(
+      mapFile,
+      JSON.stringify({
+        columns: { NET: 'net_annual_income', POSTCODE: 'zip', OWNER: 'is_homeowner' },
+        booleans: { true: ['Y'], false: ['N'] },
+      }),
+    );
     const mapped = await score('NET,POSTCODE,OWNER\n50000,35203,Y\n50000,35203,N\n', { mapFile });
     const plain = await score('net_annual_income,zip,is_homeowner\n50000,35203,true\n50000,35203,false\n');
     const derived = async (path: string) => (await readCsv(path)).slice(1).map((r) => r.slice(3));
@@ -118,22 +154,27 @@ describe('score job (in process, fake engine)', () => {
     const scored = (await Promise.all(shards.map((s) => rowsOf(s.result.files.scored)))).flat();
     const wholeScored = await rowsOf(whole.result.files.scored);
     expect(ids(scored).sort()).toEqual(ids(wholeScored).sort());
-    expect(ids(await rowsOf(shards[0]!.result.files.scored))).toEqual(ids(wholeScored).filter((id) => (Number(id!.slice(1)) - 1) % 3 === 0));
+    expect(ids(await rowsOf(shards[0]!.result.files.scored))).toEqual(
+      ids(wholeScored).filter((id) => (Number(id!.slice(1)) - 1) % 3 === 0),
+    );
     expect(shards.reduce((total, s) => total + s.result.rowsIn, 0)).toBe(50);
   });
 
   it('unit: Arrow in → Arrow out keeps input column types and adds typed derived columns; equals CSV output', async () => {
-    const table = makeTable({
-      id: vectorFromArray(['a', 'b', 'c'], new Utf8()).data[0]!,
-      net_annual_income: Float64Array.from([50000, 70000, 0]),
-      age: Int32Array.from([30, 40, 50]),
-      zip: vectorFromArray(['35203', '10001', '35203'], new Utf8()).data[0]!,
-      is_homeowner: vectorFromArray([true, false, null], new Bool()).data[0]!,
-    } as never);
+    const table = new Table({
+      id: vectorFromArray(['a', 'b', 'c'], new Utf8()),
+      net_annual_income: vectorFromArray([50000, 70000, 0], new Float64()),
+      age: vectorFromArray([30, 40, 50], new Int32()),
+      zip: vectorFromArray(['35203', '10001', '35203'], new Utf8()),
+      is_homeowner: vectorFromArray([true, false, null], new Bool()),
+    });
     const arrow = await score(Buffer.from(tableToIPC(table, 'file')), {}, 'households.arrow');
     expect(arrow.result).toMatchObject({ rowsScored: 2, rowsRejected: 1 });
     const out = tableFromIPC(await readFile(arrow.result.files.scored));
-    expect(out.schema.fields.map((f) => f.name)).toEqual([...table.schema.fields.map((f) => f.name), ...DERIVED_COLUMNS]);
+    expect(out.schema.fields.map((f) => f.name)).toEqual([
+      ...table.schema.fields.map((f) => f.name),
+      ...DERIVED_COLUMNS,
+    ]);
     const typeOf = (name: string) => String(out.schema.fields.find((f) => f.name === name)!.type);
     expect([typeOf('age'), typeOf('budget_food_home'), typeOf('outlay_score'), typeOf('state')]).toEqual([
       'Int32',
@@ -141,21 +182,30 @@ describe('score job (in process, fake engine)', () => {
       'Float64',
       'Utf8',
     ]);
-    const csv = await score('id,net_annual_income,age,zip,is_homeowner\na,50000,30,35203,true\nb,70000,40,10001,false\nc,0,50,35203,\n');
+    const csv = await score(
+      'id,net_annual_income,age,zip,is_homeowner\na,50000,30,35203,true\nb,70000,40,10001,false\nc,0,50,35203,\n',
+    );
     const csvRows = (await readCsv(csv.result.files.scored)).slice(1);
     expect(out.numRows).toBe(2);
     const arrowRows = [...out].map((row) => DERIVED_COLUMNS.map((c) => String(row[c] ?? '')));
     const normalise = (value: string) => (/^[0-9.]+$/.test(value) ? String(Number(value)) : value);
     expect(arrowRows).toEqual(csvRows.map((r) => r.slice(5).map(normalise)));
-    expect(await readFile(arrow.result.files.rejects, 'utf8')).toContain('/demographics/net_annual_income must be > 0');
+    expect(await readFile(arrow.result.files.rejects, 'utf8')).toContain(
+      '/demographics/net_annual_income must be > 0',
+    );
   });
 
   it('scenario: Arrow with a numeric zip column → job-level error naming the column, nothing under final names', async () => {
-    const table = tableFromArrays({ net_annual_income: Float64Array.from([50000]), zip: Int32Array.from([35203]) });
+    const table = tableFromArrays({
+      net_annual_income: Float64Array.from([50000]),
+      zip: Int32Array.from([35203]),
+    });
     const dir = await tempDir('arrow-types');
     const input = join(dir, 'h.arrow');
     await writeFile(input, tableToIPC(table, 'stream'));
-    await expect(runScoreJob(jobOptions(input, join(dir, 'out')))).rejects.toThrow(/column "zip" \(zip\) must be a string column/);
+    await expect(runScoreJob(jobOptions(input, join(dir, 'out')))).rejects.toThrow(
+      /column "zip" \(zip\) must be a string column/,
+    );
   });
 
   it.each([
@@ -163,7 +213,11 @@ describe('score job (in process, fake engine)', () => {
     ['duplicate headers', 'zip,zip,net_annual_income\n1,2,3\n', /two columns named "zip"/],
     ['missing required column', 'zip\n35203\n', /no column for net_annual_income/],
     ['unbalanced quote', 'net_annual_income,zip\n50000,"35203\n', /Quote Not Closed/i],
-    ['Latin-1 bytes', Buffer.from('net_annual_income,zip,name\n50000,35203,Jos\xe9\n', 'latin1'), /not valid UTF-8/],
+    [
+      'Latin-1 bytes',
+      Buffer.from('net_annual_income,zip,name\n50000,35203,Jos\xe9\n', 'latin1'),
+      /not valid UTF-8/,
+    ],
   ])('scenario: %s → job-level error and no output under a final name', async (_label, csv, message) => {
     const dir = await tempDir('bad');
     const input = join(dir, 'h.csv');

@@ -72,10 +72,10 @@ function arrowColumns(n: number, replace: Record<string, Vector> = {}): Record<s
   };
 }
 
-/** A multi-batch Arrow file cut short, as a failed copy or a full disk leaves it. */
-function truncatedArrow(): Uint8Array {
+/** A multi-batch Arrow file or stream cut short, as a failed copy or a full disk leaves it. */
+function truncatedArrow(format: 'file' | 'stream'): Uint8Array {
   const batches = Array.from({ length: 8 }, () => new Table(arrowColumns(500)));
-  const whole = tableToIPC(batches.reduce((a, b) => a.concat(b)), 'file');
+  const whole = tableToIPC(batches.reduce((a, b) => a.concat(b)), format);
   return whole.subarray(0, Math.floor(whole.length * 0.6));
 }
 
@@ -84,6 +84,12 @@ export function malformedInputs(): InputCase[] {
   const oneMegabyte = 'x'.repeat(MEGABYTE);
   return [
     errorCase('CSV, unbalanced quote (never closed)', 'households.csv', utf8(`${csv(good)}5,40,2,true,50000,"30301,open\n6,41,2,true,50000,10001,ok\n`), /quote/i),
+    errorCase(
+      'CSV, unbalanced quote after 5,000 good rows (fails after rows were scored)',
+      'households.csv',
+      utf8(`${csv(goodRows(5_000))}5001,40,2,true,50000,"30301,open\n`),
+      /quote/i,
+    ),
     errorCase('CSV, quote inside an unquoted field', 'households.csv', utf8(`${csv(good)}5,40,2,true,50000,30"301,ok\n`), /quote/i),
     rowsCase(
       'CSV, ragged rows (too few and too many fields)',
@@ -149,7 +155,8 @@ export function malformedInputs(): InputCase[] {
       arrowFile(arrowColumns(4, { age: vectorFromArray([new Date(0), new Date(0), new Date(0), new Date(0)], new DateDay()) })),
       /age/,
     ),
-    errorCase('Arrow, truncated file (60% of 8 batches)', 'households.arrow', truncatedArrow(), /arrow|households/i),
+    errorCase('Arrow, truncated IPC file (60% of 8 batches)', 'households.arrow', truncatedArrow('file'), /arrow/i),
+    errorCase('Arrow, truncated IPC stream (fails after rows were scored)', 'households.arrow', truncatedArrow('stream'), /households\.arrow/),
     errorCase('Arrow, CSV text in an .arrow file', 'households.arrow', utf8(csv(good)), /arrow/i),
   ];
 }

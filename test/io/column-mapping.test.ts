@@ -1,0 +1,67 @@
+/** Column maps and strict cell reading: what is accepted, and the message for what is not. */
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_COLUMN_MAP, parseColumnMap, planRequest } from '../../src/io/column-mapping.js';
+import { buildRequest } from '../../src/io/row-request.js';
+
+const plan = planRequest(
+  ['net_annual_income', 'zip', 'age', 'is_homeowner', 'savings'],
+  [],
+  DEFAULT_COLUMN_MAP,
+);
+const request = (cells: string[]) => buildRequest(plan, (c) => cells[c]);
+
+describe('column mapping and cell reading', () => {
+  it.each([
+    ['50000', 50000],
+    ['50000.5', 50000.5],
+    ['-5', -5],
+    ['007', 7],
+  ])('unit: number text %s → %s', (text, value) => {
+    expect(request([text, '10001']).body.demographics.net_annual_income).toBe(value);
+  });
+
+  it.each(['5e4', '1,000', '$100', ' 100', 'abc', '.5', '1.'])(
+    'unit: number text "%s" → error at the field path',
+    (text) => {
+      expect(request([text, '10001']).errors).toEqual([
+        { path: '/demographics/net_annual_income', message: expect.stringMatching(/^must be a number/) },
+      ]);
+    },
+  );
+
+  it('unit: empty cells are not given; 0 is a given zero; fixed expenses go under budget', () => {
+    expect(request(['50000', '10001', '', '', '']).body).toEqual({
+      demographics: { net_annual_income: 50000, zip: '10001' },
+    });
+    expect(request(['50000', '10001', '', 'false', '0']).body).toEqual({
+      demographics: { net_annual_income: 50000, zip: '10001', is_homeowner: false },
+      budget: { savings: 0 },
+    });
+  });
+
+  it.each([
+    [{ columns: { a: 'nope' } }, /must name a contract field/],
+    [{ columns: { a: 'zip', b: 'zip' } }, /maps two input columns to "zip"/],
+    [{ booleans: { true: ['Y'], false: ['Y'] } }, /listed as both true and false/],
+    [{ colums: {} }, /unknown key "colums"/],
+  ])('unit: bad map %j → clear error', (json, message) => {
+    expect(() => parseColumnMap(json, '--map m.json')).toThrow(message);
+  });
+
+  it('unit: a mapped column missing from the input, or two columns for one field → job-level error', () => {
+    expect(() =>
+      planRequest(
+        ['zip', 'net_annual_income'],
+        [],
+        parseColumnMap({ columns: { NET: 'net_annual_income' } }, 'm'),
+      ),
+    ).toThrow(/renames "NET", but the input has no such column/);
+    expect(() =>
+      planRequest(
+        ['zip', 'NET', 'net_annual_income'],
+        [],
+        parseColumnMap({ columns: { NET: 'net_annual_income' } }, 'm'),
+      ),
+    ).toThrow(/both supply net_annual_income/);
+  });
+});

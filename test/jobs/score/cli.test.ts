@@ -1,0 +1,132 @@
+/**
+ * `outlay score` through the real binary (dist build) with a small synthetic model artifact: exit codes,
+ * files, worker-count independence, and SIGKILL-then-resume giving byte-identical files.
+ */
+import { spawn } from 'node:child_process';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BIN, householdsCsv, runCli, tempDir, writeTestArtifact } from './helpers.js';
+
+let dir: string;
+let model: string;
+let input: string;
+const ROWS = 6_000;
+
+beforeAll(async () => {
+  dir = await tempDir('cli');
+  model = await writeTestArtifact(dir);
+  input = join(dir, 'households.csv');
+  await writeFile(input, householdsCsv(ROWS, { badEvery: 997 }));
+});
+
+const scoreArgs = (out: string, ...extra: string[]) => [
+  'score',
+  input,
+  '--out',
+  out,
+  '--model',
+  model,
+  '--no-progress',
+  '--log-level',
+  'warn',
+  ...extra,
+];
+const outputsOf = async (out: string) => ({
+  scored: await readFile(join(out, 'households.scored.csv')),
+  rejects: await readFile(join(out, 'households.rejects.csv')),
+});
+
+describe('outlay score (CLI)', () => {
+  it('contract: a file with rejects → exit 3, prints the four output paths, counts reconcile in the summary', async () => {
+    const out = join(dir, 'out-3');
+    const run = await runCli(scoreArgs(out, '--workers', '1'));
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(3);
+    for (const file of ['scored.csv', 'rejects.csv', 'summary.json', 'report.html'])
+      expect(run.stdout).toContain(join(out, `households.${file}`));
+    const summary = JSON.parse(await readFile(join(out, 'households.summary.json'), 'utf8'));
+    expect(summary.counts).toMatchObject({ rows_in: ROWS, rows_rejected: Math.floor(ROWS / 997) });
+    expect(summary.meta.model_version).toBe('test-artifact-1');
+  });
+
+  it('contract: every row valid → exit 0; unreadable input → exit 1 with the reason and no output files', async () => {
+    const small = join(dir, 'small.csv');
+    await writeFile(small, 'net_annual_income,zip\n50000,10001\n');
+    const ok = await runCli(['score', small, '--out', join(dir, 'out-0'), '--model', model, '--no-progress']);
+    expect(ok.code).toBe(0);
+    const missing = await runCli([
+      'score',
+      join(dir, 'nope.csv'),
+      '--out',
+      join(dir, 'out-1'),
+      '--model',
+      model,
+    ]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/nope\.csv/);
+    expect(await readdir(join(dir, 'out-1')).catch(() => [])).toEqual([]);
+  });
+
+  it('scenario: 1 and 3 workers and the main thread write byte-identical files', async () => {
+    const runs = [];
+    for (const workers of ['0', '1', '3']) {
+      const out = join(dir, `out-w${workers}`);
+      await runCli(scoreArgs(out, '--workers', workers, '--batch-rows', '500'));
+      runs.push(await outputsOf(out));
+    }
+    for (const run of runs.slice(1)) {
+      expect(run.scored.equals(runs[0]!.scored)).toBe(true);
+      expect(run.rejects.equals(runs[0]!.rejects)).toBe(true);
+    }
+  });
+
+  it('scenario: killed with SIGKILL at random points, then resumed → files byte-identical to an uninterrupted run', async () => {
+    const reference = join(dir, 'out-ref');
+    const started = performance.now();
+    await runCli(
+      scoreArgs(reference, '--workers', '1', '--resume', '--checkpoint-every', '50', '--batch-rows', '256'),
+    );
+    const duration = performance.now() - started;
+    const expected = await outputsOf(reference);
+    const trials = Number(process.env.OUTLAY_RESUME_TRIALS ?? 4);
+    for (let trial = 0; trial < trials; trial++) {
+      const out = join(dir, `out-kill-${trial}`);
+      const args = scoreArgs(
+        out,
+        '--workers',
+        '1',
+        '--resume',
+        '--checkpoint-every',
+        '50',
+        '--batch-rows',
+        '256',
+      );
+      await killAfter(args, duration * (0.3 + 0.65 * Math.random()));
+      const visible = (await readdir(out).catch(() => [] as string[])).filter(
+        (name) => !name.startsWith('.'),
+      );
+      // A killed run leaves only hidden temporary files, unless it had already finished.
+      if (!visible.includes('households.summary.json')) expect(visible).toEqual([]);
+      const resumed = await runCli(args);
+      expect(resumed.code).toBe(3);
+      const actual = await outputsOf(out);
+      expect(actual.scored.equals(expected.scored)).toBe(true);
+      expect(actual.rejects.equals(expected.rejects)).toBe(true);
+      expect((await readdir(out)).filter((name) => name.startsWith('.'))).toEqual([]);
+      const summary = JSON.parse(await readFile(join(out, 'households.summary.json'), 'utf8'));
+      expect(summary.counts.rows_in).toBe(ROWS);
+    }
+  });
+});
+
+function killAfter(args: readonly string[], ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { stdio: 'ignore' });
+    const timer = setTimeout(() => child.kill('SIGKILL'), ms);
+    child.on('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
