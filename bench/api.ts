@@ -55,13 +55,14 @@ const result = await withScratch('api', async (dir) => {
     { name: 'scores/generate', path: ENDPOINTS.scores, start: (flags) => startOutlayServer(keysFile, flags) },
   ];
   const subjects = [ceilingSubject, ...endpoints];
-  const load = (service: Service, path: string, durationSeconds: number) =>
+  const load = (service: Service, path: string, durationSeconds: number, overallRate?: number) =>
     runLoad({
       url: urlOf(service, path),
       body: REQUEST_BODY,
       headers,
       connections: args.connections,
       durationSeconds,
+      ...(overallRate === undefined ? {} : { overallRate }),
     });
 
   const runs = new Map<Subject, LoadResult[]>(subjects.map((s) => [s, []]));
@@ -72,9 +73,7 @@ const result = await withScratch('api', async (dir) => {
       const service = await subject.start([]);
       try {
         await load(service, subject.path, args.warmup);
-        const measured = await load(service, subject.path, args.duration);
-        if (measured.failures > 0) throw new Error(`${subject.name}: ${measured.failures} failed requests`);
-        runs.get(subject)!.push(measured);
+        runs.get(subject)!.push(await load(service, subject.path, args.duration));
       } finally {
         await service.stop();
       }
@@ -87,6 +86,7 @@ const result = await withScratch('api', async (dir) => {
       rps: median(results.map((r) => r.requestsPerSecond)),
       p50: median(results.map((r) => r.p50Ms)),
       p99: median(results.map((r) => r.p99Ms)),
+      failures: results.reduce((sum, r) => sum + r.failures, 0),
     };
   };
   const ceiling = summary(ceilingSubject);
@@ -97,12 +97,31 @@ const result = await withScratch('api', async (dir) => {
         name: `${subject.name}: throughput`,
         value: Math.round(s.rps),
         unit: 'req/s',
-        detail: `${ratio(s.rps / ceiling.rps)} ceiling`,
+        detail: `${ratio(s.rps / ceiling.rps)} ceiling; ${s.failures} failed requests`,
       },
       { name: `${subject.name}: latency p50`, value: s.p50, unit: 'ms' },
       { name: `${subject.name}: latency p99`, value: s.p99, unit: 'ms' },
     ];
   });
+  // Saturated, 50 connections queue at the server, so p99 mostly measures the queue (Little's law:
+  // 50 / throughput on average). The same servers at half the ceiling's rate show the latency of a request
+  // that does not wait behind 49 others.
+  const halfRate = ceiling.rps / 2;
+  for (const subject of subjects) {
+    const service = await subject.start([]);
+    try {
+      await load(service, subject.path, args.warmup);
+      const paced = await load(service, subject.path, args.duration, halfRate);
+      measurements.push({
+        name: `${subject.name}: latency p50 / p99 at ${perSecond(halfRate)} (half the ceiling)`,
+        value: paced.p99Ms,
+        unit: 'ms p99',
+        detail: `p50 ${paced.p50Ms} ms; ${paced.failures} failed requests`,
+      });
+    } finally {
+      await service.stop();
+    }
+  }
   const targets: TargetCheck[] = [];
   const notes = [
     `Server and autocannon share this machine's ${availableParallelism()} cores, so both throughputs are ` +
@@ -112,8 +131,10 @@ const result = await withScratch('api', async (dir) => {
   for (const subject of endpoints) {
     const s = summary(subject);
     const share = s.rps / ceiling.rps;
-    const throughputMet = share >= THROUGHPUT_SHARE;
-    const latencyMet = s.p99 <= P99_LIMIT_MS;
+    // Answers that were not 200 (a 503 from load shedding, say) would flatter the figures.
+    const valid = s.failures === 0 && ceiling.failures === 0;
+    const throughputMet = valid && share >= THROUGHPUT_SHARE;
+    const latencyMet = valid && s.p99 <= P99_LIMIT_MS;
     targets.push(
       {
         name: `${subject.name}: throughput vs ceiling`,

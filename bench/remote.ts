@@ -63,6 +63,7 @@ const result = await withScratch('remote', async (dir) => {
 
   const capacityRowsPerSecond: number[] = [];
   const jobRowsPerSecond: number[] = [];
+  let failures = 0;
   const endpointRps = new Map<string, number[]>(Object.values(ENDPOINTS).map((path) => [path, []]));
   for (let run = 0; run < args.runs; run++) {
     const service = await startOutlayServer(keysFile);
@@ -73,7 +74,7 @@ const result = await withScratch('remote', async (dir) => {
       for (const path of Object.values(ENDPOINTS)) {
         await load(service, path, args.warmup);
         const measured = await load(service, path, args.duration);
-        if (measured.failures > 0) throw new Error(`${path}: ${measured.failures} failed requests`);
+        failures += measured.failures;
         endpointRps.get(path)!.push(measured.requestsPerSecond);
         secondsPerRow += 1 / measured.requestsPerSecond;
       }
@@ -88,7 +89,8 @@ const result = await withScratch('remote', async (dir) => {
   const capacity = median(capacityRowsPerSecond);
   const job = median(jobRowsPerSecond);
   const share = job / capacity;
-  const met = share >= TARGET_SHARE;
+  // Failed requests would flatter the capacity, so a run with any cannot meet the target.
+  const met = failures === 0 && share >= TARGET_SHARE;
   const notes = [
     `The job, its server and (for capacity) autocannon share this machine's ${availableParallelism()} cores; ` +
       `the job runs with --concurrency ${args.concurrency}, the connections autocannon uses. ` +
@@ -114,7 +116,12 @@ const result = await withScratch('remote', async (dir) => {
         value: Math.round(median(endpointRps.get(path)!)),
         unit: 'req/s',
       })),
-      { name: 'server capacity, rows (three calls each)', value: Math.round(capacity), unit: 'rows/s' },
+      {
+        name: 'server capacity, rows (three calls each)',
+        value: Math.round(capacity),
+        unit: 'rows/s',
+        detail: `${failures} failed requests`,
+      },
       {
         name: 'outlay score --engine remote',
         value: Math.round(job),

@@ -11,6 +11,11 @@ export interface LoadSpec {
   readonly headers: Readonly<Record<string, string>>;
   readonly connections: number;
   readonly durationSeconds: number;
+  /**
+   * Requests per second over all connections; absent, every connection sends its next request as soon as
+   * the previous one is answered (closed loop), which saturates the server.
+   */
+  readonly overallRate?: number;
 }
 
 export interface LoadResult {
@@ -46,6 +51,7 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
     ...headerArgs,
     '--body',
     spec.body,
+    ...(spec.overallRate === undefined ? [] : ['--overallRate', String(Math.round(spec.overallRate))]),
     spec.url,
   ];
   const { stdout } = await runChecked(process.execPath, args);

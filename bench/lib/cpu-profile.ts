@@ -77,7 +77,7 @@ export async function profileInProcess(work: () => void): Promise<CpuProfile> {
 
 export function formatHotFunctions(title: string, hot: readonly HotFunction[]): string {
   const lines = hot.map(
-    (f) => `  - ${f.selfPercent.toFixed(1)}% ${f.name} (${f.location || 'V8 or code built by new Function'})`,
+    (f) => `  - ${f.selfPercent.toFixed(1)}% ${f.name} (${f.location || 'native or generated'})`,
   );
   return `${title} — CPU profile, self time:\n${lines.join('\n')}`;
 }

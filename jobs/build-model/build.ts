@@ -36,6 +36,8 @@ const AGE_MIN = 18;
 const AGE_MAX = 90;
 /** Kernel bandwidth in ln income for the "households like this one" marginals. */
 const KERNEL_BANDWIDTH = 0.35;
+/** Minimum income elasticity of every category's take-home curve (monotonicity guard, docs/model.md). */
+const MIN_INCOME_SLOPE = 0.01;
 
 export interface BuildOptions {
   readonly ceDir: string;
@@ -85,6 +87,11 @@ export function buildModel(options: BuildOptions): BuildResult {
         sources: source.list(),
         notes: [
           `Fitted on CE Interview ${SURVEY_YEAR} microdata (FMLI/MTBI), calibrated to ${TARGET_YEAR} published means, in ${PRICE_YEAR} dollars (CPI-U category relatives).`,
+          `Price elasticities (pooled per RPP component, state variation within Census regions, robust SE): ${[
+            ...fitted.elasticity,
+          ]
+            .map(([component, e]) => `${component} ${e.value.toFixed(3)} (SE ${e.se.toFixed(3)})`)
+            .join(', ')}.`,
           `Income axis: take-home (after-tax income minus pensions and Social Security) in ${PRICE_YEAR} dollars; ${SURVEY_YEAR} incomes × ${round(incomeScale)} (all-CU income after taxes ${TARGET_YEAR}/${SURVEY_YEAR} × CPI-U ${PRICE_YEAR}/${TARGET_YEAR}).`,
         ],
       },
@@ -185,6 +192,20 @@ function tables(
         );
       }
     }
+  }
+  // Guard: take-home spending curves must not fall with income (issue 3 property). Where the fitted curve
+  // dips (very low take-home, where CE records are dominated by dissaving retirees and students, and
+  // tobacco), pool-adjacent-violators in log space weighted by where households are, then a minimum
+  // slope so totals rise strictly.
+  const density = grid.map((g) =>
+    households.reduce(
+      (s, h, i) => (h.weight > 0 && h.region > 0 ? s + h.weight * Math.exp(-0.5 * ((u14[i]! - g) / uStep) ** 2) : s),
+      0,
+    ),
+  );
+  for (let start = 0; start < income.length; start += GRID_POINTS) {
+    const curve = monotoneLog(income.slice(start, start + GRID_POINTS), density, MIN_INCOME_SLOPE * uStep);
+    income.splice(start, GRID_POINTS, ...curve);
   }
   const ageFactor = (c: number, age: number) =>
     Math.exp(block(fitted.beta[c]!, { ...reference, age }, COLUMNS.age, COLUMNS.size)) *
@@ -294,6 +315,28 @@ function tables(
     rppComponent: SPENDING.map(PRICE_COMPONENT_INDEX),
     rppElasticity: roundAll(fitted.beta.map((b) => b[COLUMNS.price]!)),
   };
+}
+
+/**
+ * Weighted isotonic (non-decreasing) regression of ln(values) by pool-adjacent-violators, then each point
+ * at least `minStep` (in ln) above the previous one.
+ */
+export function monotoneLog(values: readonly number[], weights: readonly number[], minStep: number): number[] {
+  const blocks: { mean: number; weight: number; count: number }[] = [];
+  values.forEach((v, g) => {
+    const weight = Math.max(weights[g]!, 1e-9);
+    blocks.push({ mean: Math.log(Math.max(v, 1e-9)), weight, count: 1 });
+    while (blocks.length > 1 && blocks[blocks.length - 2]!.mean > blocks[blocks.length - 1]!.mean) {
+      const b = blocks.pop()!;
+      const a = blocks[blocks.length - 1]!;
+      a.mean = (a.mean * a.weight + b.mean * b.weight) / (a.weight + b.weight);
+      a.weight += b.weight;
+      a.count += b.count;
+    }
+  });
+  const logs = blocks.flatMap((b) => Array.from({ length: b.count }, () => b.mean));
+  for (let g = 1; g < logs.length; g++) logs[g] = Math.max(logs[g]!, logs[g - 1]! + minStep);
+  return logs.map(Math.exp);
 }
 
 /** Re-expresses logit terms [1,u,u²,a,a²,a·u] fitted on u = v − L in terms of v (price-year income). */

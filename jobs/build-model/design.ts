@@ -69,7 +69,8 @@ export function designRow(
 ): void {
   out.fill(0, at, at + P);
   out[at + COLUMNS.intercept] = 1;
-  out[at + COLUMNS.income] = input.u;
+  // Centred so the intercept is a typical household's level and the normal equations are well scaled.
+  out[at + COLUMNS.income] = input.u - INCOME_CENTRE;
   splineTerms(input.u, incomeKnots, out, at + COLUMNS.income + 1);
   out[at + COLUMNS.age] = (input.age - 50) / 10;
   splineTerms(input.age, AGE_KNOTS, out, at + COLUMNS.age + 1);

@@ -1,22 +1,39 @@
 /**
  * Weighted generalised linear models by iteratively reweighted least squares: Poisson pseudo-likelihood
  * (log link; handles zero spenders and keeps predictions positive) and logistic regression.
+ *
+ * Robustness (the first version diverged silently): y is divided by its weighted mean so the normal
+ * equations are well scaled whatever the category's dollar level; every IRLS step that raises the deviance
+ * is halved until it does not; iteration stops on a relative deviance change below TOLERANCE and throws if
+ * it has not converged, so a bad fit can never reach the artifact.
  */
 export type Link = 'log' | 'logit';
 
 /** Tiny ridge on the normal equations so a column that is all zero in the data cannot make them singular. */
 const RIDGE = 1e-8;
-const MAX_ITERATIONS = 40;
-const TOLERANCE = 1e-9;
+const MAX_ITERATIONS = 60;
+const MAX_HALVINGS = 30;
+const TOLERANCE = 1e-10;
 
-/** `x` is row-major (rows × p); returns β. Observations with weight 0 are ignored. */
+export interface GlmFit {
+  readonly beta: Float64Array;
+  /** Heteroskedasticity-robust (sandwich) standard errors of β: the model is a pseudo-likelihood. */
+  readonly se: Float64Array;
+  readonly iterations: number;
+}
+
+/**
+ * `x` is row-major (rows × p); `offset` (optional, per row) enters the linear predictor with coefficient 1.
+ * Observations with weight 0 are ignored.
+ */
 export function fitGlm(
   x: Float64Array,
   p: number,
   y: Float64Array,
   w: Float64Array,
   link: Link,
-): Float64Array {
+  offset?: Float64Array,
+): GlmFit {
   const rows = y.length;
   let sumW = 0;
   let sumWY = 0;
@@ -24,54 +41,152 @@ export function fitGlm(
     sumW += w[i]!;
     sumWY += w[i]! * y[i]!;
   }
-  const mean = Math.min(
-    Math.max(sumWY / sumW, 1e-12),
-    link === 'logit' ? 1 - 1e-12 : Number.POSITIVE_INFINITY,
-  );
-  const beta = new Float64Array(p);
-  beta[0] = link === 'log' ? Math.log(mean) : Math.log(mean / (1 - mean));
-  const xtwx = new Float64Array(p * p);
-  const xtwz = new Float64Array(p);
-  let previous = Number.POSITIVE_INFINITY;
-  for (let iteration = 0; iteration < MAX_ITERATIONS; iteration++) {
-    xtwx.fill(0);
-    xtwz.fill(0);
-    let deviance = 0;
+  // Poisson: fit y / scale (scale-invariant estimator) and add ln(scale) back to the intercept at the end.
+  const scale = link === 'log' ? Math.max(sumWY / sumW, 1e-12) : 1;
+  const ys = Float64Array.from(y, (v) => v / scale);
+  const mean = link === 'log' ? 1 : Math.min(Math.max(sumWY / sumW, 1e-9), 1 - 1e-9);
+  let beta = new Float64Array(p);
+  beta[0] = link === 'log' ? 0 : Math.log(mean / (1 - mean));
+  const eta = new Float64Array(rows);
+  const linear = (b: Float64Array) => {
+    for (let i = 0; i < rows; i++) {
+      if (w[i] === 0) continue;
+      const row = i * p;
+      let e = offset ? offset[i]! : 0;
+      for (let j = 0; j < p; j++) e += x[row + j]! * b[j]!;
+      eta[i] = e;
+    }
+  };
+  const deviance = () => {
+    let d = 0;
     for (let i = 0; i < rows; i++) {
       const wi = w[i]!;
       if (wi === 0) continue;
-      const row = i * p;
-      let eta = 0;
-      for (let j = 0; j < p; j++) eta += x[row + j]! * beta[j]!;
-      let mu: number;
-      let variance: number;
+      const yi = ys[i]!;
       if (link === 'log') {
-        mu = Math.exp(eta);
-        variance = mu;
+        const mu = Math.exp(eta[i]!);
+        d += 2 * wi * ((yi > 0 ? yi * Math.log(yi / mu) : 0) - (yi - mu));
       } else {
-        mu = 1 / (1 + Math.exp(-eta));
-        variance = Math.max(mu * (1 - mu), 1e-12);
-      }
-      // Working response z = η + (y − μ)/μ'(η); μ'(η) equals the variance for both canonical links.
-      const z = eta + (y[i]! - mu) / variance;
-      const weight = wi * variance;
-      deviance += wi * (y[i]! - mu) ** 2;
-      for (let j = 0; j < p; j++) {
-        const xj = x[row + j]! * weight;
-        xtwz[j]! += xj * z;
-        for (let k = 0; k <= j; k++) xtwx[j * p + k]! += xj * x[row + k]!;
+        const mu = 1 / (1 + Math.exp(-eta[i]!));
+        d -= 2 * wi * (yi * Math.log(Math.max(mu, 1e-300)) + (1 - yi) * Math.log(Math.max(1 - mu, 1e-300)));
       }
     }
-    for (let j = 0; j < p; j++) {
-      xtwx[j * p + j]! += RIDGE * (xtwx[j * p + j]! + 1);
-      for (let k = 0; k < j; k++) xtwx[k * p + j] = xtwx[j * p + k]!;
+    return d;
+  };
+  linear(beta);
+  let current = deviance();
+  const xtwx = new Float64Array(p * p);
+  const xtwz = new Float64Array(p);
+  let iteration = 0;
+  let converged = false;
+  while (iteration < MAX_ITERATIONS && !converged) {
+    iteration++;
+    normalEquations(x, p, ys, w, link, eta, offset, xtwx, xtwz);
+    const target = solveSymmetric(xtwx, xtwz, p);
+    // Step-halving: move from β toward the IRLS solution until the deviance does not increase.
+    let step = 1;
+    let trial = target;
+    let next = Number.POSITIVE_INFINITY;
+    for (let halving = 0; halving <= MAX_HALVINGS; halving++) {
+      trial = Float64Array.from(beta, (b, j) => b + step * (target[j]! - b));
+      linear(trial);
+      next = deviance();
+      if (Number.isFinite(next) && next <= current * (1 + 1e-12)) break;
+      step /= 2;
     }
-    const next = solveSymmetric(xtwx, xtwz, p);
-    beta.set(next);
-    if (Math.abs(previous - deviance) <= TOLERANCE * Math.max(1, deviance)) break;
-    previous = deviance;
+    if (!(next <= current * (1 + 1e-12))) {
+      linear(beta);
+      converged = true; // no descent direction left: β is at the optimum to machine precision
+      break;
+    }
+    converged = Math.abs(current - next) <= TOLERANCE * Math.max(1, Math.abs(next));
+    beta = trial;
+    current = next;
   }
-  return beta;
+  if (!converged) throw new Error(`GLM (${link}) did not converge in ${MAX_ITERATIONS} iterations`);
+  const se = sandwich(x, p, ys, w, link, eta, offset);
+  if (link === 'log') beta[0]! += Math.log(scale);
+  return { beta, se, iterations: iteration };
+}
+
+/** X'WX and X'Wz at the current linear predictor (lower triangle mirrored, ridge added). */
+function normalEquations(
+  x: Float64Array,
+  p: number,
+  y: Float64Array,
+  w: Float64Array,
+  link: Link,
+  eta: Float64Array,
+  offset: Float64Array | undefined,
+  xtwx: Float64Array,
+  xtwz: Float64Array,
+): void {
+  xtwx.fill(0);
+  xtwz.fill(0);
+  for (let i = 0; i < y.length; i++) {
+    const wi = w[i]!;
+    if (wi === 0) continue;
+    const row = i * p;
+    const [mu, variance] = moments(link, eta[i]!);
+    // Working response z = η − offset + (y − μ)/μ'(η); μ'(η) equals the variance for both canonical links.
+    const z = eta[i]! - (offset ? offset[i]! : 0) + (y[i]! - mu) / variance;
+    const weight = wi * variance;
+    for (let j = 0; j < p; j++) {
+      const xj = x[row + j]! * weight;
+      xtwz[j]! += xj * z;
+      for (let k = 0; k <= j; k++) xtwx[j * p + k]! += xj * x[row + k]!;
+    }
+  }
+  for (let j = 0; j < p; j++) {
+    xtwx[j * p + j]! += RIDGE * (xtwx[j * p + j]! + 1);
+    for (let k = 0; k < j; k++) xtwx[k * p + j] = xtwx[j * p + k]!;
+  }
+}
+
+function moments(link: Link, eta: number): [number, number] {
+  if (link === 'log') {
+    const mu = Math.exp(eta);
+    return [mu, Math.max(mu, 1e-300)];
+  }
+  const mu = 1 / (1 + Math.exp(-eta));
+  return [mu, Math.max(mu * (1 - mu), 1e-12)];
+}
+
+/** Robust covariance A⁻¹ B A⁻¹ with A = X'WVX, B = Σ w²(y − μ)² x x'; returns the square roots of its diagonal. */
+function sandwich(
+  x: Float64Array,
+  p: number,
+  y: Float64Array,
+  w: Float64Array,
+  link: Link,
+  eta: Float64Array,
+  offset: Float64Array | undefined,
+): Float64Array {
+  const a = new Float64Array(p * p);
+  const b = new Float64Array(p * p);
+  normalEquations(x, p, y, w, link, eta, offset, a, new Float64Array(p));
+  for (let i = 0; i < y.length; i++) {
+    const wi = w[i]!;
+    if (wi === 0) continue;
+    const r = wi * (y[i]! - moments(link, eta[i]!)[0]);
+    const row = i * p;
+    for (let j = 0; j < p; j++)
+      for (let k = 0; k < p; k++) b[j * p + k]! += r * r * x[row + j]! * x[row + k]!;
+  }
+  const inverse = new Float64Array(p * p);
+  for (let j = 0; j < p; j++) {
+    const unit = new Float64Array(p);
+    unit[j] = 1;
+    inverse.set(solveSymmetric(Float64Array.from(a), unit, p), j * p);
+  }
+  const se = new Float64Array(p);
+  for (let j = 0; j < p; j++) {
+    let v = 0;
+    for (let k = 0; k < p; k++)
+      for (let l = 0; l < p; l++) v += inverse[j * p + k]! * b[k * p + l]! * inverse[l * p + j]!;
+    se[j] = Math.sqrt(Math.max(v, 0));
+  }
+  return se;
 }
 
 /** Cholesky solve of A·x = b for symmetric positive definite A (p × p, row-major); A is overwritten. */
