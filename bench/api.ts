@@ -113,9 +113,9 @@ const result = await withScratch('api', async (dir) => {
       await load(service, subject.path, args.warmup);
       const paced = await load(service, subject.path, args.duration, halfRate);
       measurements.push({
-        name: `${subject.name}: latency p50 / p99 at ${perSecond(halfRate)} (half the ceiling)`,
+        name: `${subject.name}: latency p99 at ${perSecond(halfRate)} (half the ceiling)`,
         value: paced.p99Ms,
-        unit: 'ms p99',
+        unit: 'ms',
         detail: `p50 ${paced.p50Ms} ms; ${paced.failures} failed requests`,
       });
     } finally {

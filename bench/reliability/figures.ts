@@ -72,10 +72,11 @@ export interface RemoteFaultFigures {
 export interface CrashResumeFigures {
   readonly seed: number;
   readonly rows: number;
-  readonly trials: number;
+  /** Chains of kill-and-resume on one output directory, each ending in a completed run. */
+  readonly chains: number;
   readonly kills: number;
   readonly killsAfterACheckpoint: number;
-  readonly runsToFinish: number;
+  readonly runs: number;
   readonly identicalOutputs: number;
   readonly incompleteFilesUnderFinalNames: number;
 }
@@ -86,6 +87,7 @@ export interface LoadPhaseFigures {
   readonly requests: number;
   readonly requestsPerSecond: number;
   readonly p50Ms: number;
+  readonly p90Ms: number;
   readonly p99Ms: number;
   readonly statuses: Tally;
   readonly errors: number;
@@ -96,6 +98,10 @@ export interface LoadFigures {
   readonly capacity: LoadPhaseFigures;
   readonly sustained: LoadPhaseFigures;
   readonly overload: LoadPhaseFigures;
+  /** Overload from one key past its per-key limit: shed with 429. */
+  readonly overQuota: LoadPhaseFigures;
+  /** 1 if the server process had exited by the end of the suite. */
+  readonly crashes: number;
 }
 
 export interface ReliabilityFigures {

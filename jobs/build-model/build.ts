@@ -5,7 +5,10 @@
  */
 import { join } from 'node:path';
 import { AREA_SLOTS, ARTIFACT_FORMAT, type ModelArtifact, REGION_SLOTS } from '../../src/model/artifact.js';
-import { AGE_CUTS, type Calibration, calibrate, smoothFactor } from './calibrate.js';
+import { TableSpendingModel } from '../../src/model/spending-model.js';
+import { AGE_CUTS, type Calibration, calibrate, combine, smoothFactor } from './calibrate.js';
+import type { SpendingCategory } from './ce-categories.js';
+import { shippedPredictions } from './population.js';
 import { COLUMNS, type DesignInput, designRow, INCOME_CEILING, INCOME_FLOOR, P, SIZE_MAX } from './design.js';
 import { extractCeHouseholds } from './extract-ce.js';
 import type { Household } from './extract-households.js';
@@ -13,6 +16,7 @@ import { SURVEY_YEAR } from './extract-households.js';
 import { type FittedModel, fitModel, PRICE_COMPONENT, PRICE_COMPONENT_INDEX, SPENDING } from './fit.js';
 import {
   allCuIncomeAfterTaxes,
+  allItemsCpi,
   type CutDimension,
   type CutTargets,
   categoryPriceRelatives,
@@ -38,6 +42,8 @@ const AGE_MAX = 90;
 const KERNEL_BANDWIDTH = 0.35;
 /** Minimum income elasticity of every category's take-home curve (monotonicity guard, docs/model.md). */
 const MIN_INCOME_SLOPE = 0.01;
+/** Calibration rounds on the artifact's own predictions after the first (ln-errors shrink ~10× per round). */
+const SHIPPED_ROUNDS = 2;
 
 export interface BuildOptions {
   readonly ceDir: string;
@@ -57,12 +63,7 @@ export function buildModel(options: BuildOptions): BuildResult {
   const shared = join(options.ceDir, '..');
   const source = new SourceReader(shared);
   const households = extractCeHouseholds(source, options.ceDir, join(options.dataDir, 'ce'));
-  const rpp2014 = readStateRpp(source, options.geoDir, SURVEY_YEAR);
-  const regionMeans = regionMeanLogRpp(households, rpp2014);
-  const logStatePrice = (h: Household, component: PriceComponent) => {
-    const state = rpp2014.get(h.stateFips);
-    return state ? Math.log(state[component] / 100) : (regionMeans.get(`${h.region}:${component}`) ?? 0);
-  };
+  const logStatePrice = statePriceLookup(source, options.geoDir, households);
   const fitted = fitModel(households, logStatePrice);
   const targets = Object.fromEntries(
     (['age', 'income', 'tenure', 'region', 'area', 'composition'] as const).map((d) => [
@@ -72,13 +73,22 @@ export function buildModel(options: BuildOptions): BuildResult {
   ) as Record<CutDimension, CutTargets>;
   const u = Float64Array.from(fitted.inputs, (x) => x.u);
   const base = SPENDING.map((category) => recordMeans(fitted, households, category, logStatePrice));
-  const calibration = calibrate(households, u, base, SPENDING, targets);
-  const incomeScale =
-    (allCuIncomeAfterTaxes(source, options.ceDir, TARGET_YEAR) /
-      allCuIncomeAfterTaxes(source, options.ceDir, SURVEY_YEAR)) *
-    cpiAllItems(source, options.cpiDir);
+  const incomeScale = incomeScaleToPriceYear(source, options.ceDir, options.cpiDir);
   const relatives = categoryPriceRelatives(source, options.cpiDir);
-  const artifact = tables(fitted, calibration, households, u, Math.log(incomeScale), relatives);
+  const rpp2023 = readStateRpp(source, options.geoDir, TARGET_YEAR);
+  const unguarded = fallingWithIncome(targets.income);
+  // Stage 1 rakes the fitted household means; the artifact then differs from them (tenure mix by logit,
+  // monotonicity guard, 2023 prices), so each further round rakes what the artifact itself predicts.
+  let calibration = calibrate(households, u, base, SPENDING, targets);
+  const build = (c: Calibration) =>
+    tables(fitted, c, households, u, Math.log(incomeScale), relatives, unguarded);
+  let artifact = build(calibration);
+  for (let round = 0; round < SHIPPED_ROUNDS; round++) {
+    const model = new TableSpendingModel({ ...artifact, build: { command: '', sources: {}, notes: [] } });
+    const shipped = shippedPredictions(model, households, incomeScale, rpp2023, SPENDING, relatives);
+    calibration = combine(calibration, calibrate(households, u, shipped, SPENDING, targets));
+    artifact = build(calibration);
+  }
   return {
     artifact: {
       ...artifact,
@@ -90,7 +100,7 @@ export function buildModel(options: BuildOptions): BuildResult {
           `Price elasticities (pooled per RPP component, state variation within Census regions, robust SE): ${[
             ...fitted.elasticity,
           ]
-            .map(([component, e]) => `${component} ${e.value.toFixed(3)} (SE ${e.se.toFixed(3)})`)
+            .map(([component, e]) => `${component} ${e.estimate.toFixed(3)} (SE ${e.se.toFixed(3)}; used ${e.value.toFixed(3)})`)
             .join(', ')}.`,
           `Income axis: take-home (after-tax income minus pensions and Social Security) in ${PRICE_YEAR} dollars; ${SURVEY_YEAR} incomes × ${round(incomeScale)} (all-CU income after taxes ${TARGET_YEAR}/${SURVEY_YEAR} × CPI-U ${PRICE_YEAR}/${TARGET_YEAR}).`,
         ],
@@ -101,10 +111,32 @@ export function buildModel(options: BuildOptions): BuildResult {
   };
 }
 
-function cpiAllItems(source: SourceReader, cpiDir: string): number {
-  const rows = source.csv(join(cpiDir, 'cpiu_us_nsa_key_series_annual_2019_2026.csv'));
-  const sa0 = rows.find((r) => r.item_code === 'SA0')!;
-  return Number(sa0[String(PRICE_YEAR)]) / Number(sa0[String(TARGET_YEAR)]);
+/**
+ * Moves 2014 take-home incomes to the price year: all-CU mean income after taxes 2023/2014 (published age
+ * tables) × CPI-U all items PRICE_YEAR/2023. This "ages" the 2014 population's incomes to 2023 levels.
+ */
+export function incomeScaleToPriceYear(source: SourceReader, ceDir: string, cpiDir: string): number {
+  const cpi = allItemsCpi(source, cpiDir);
+  return (
+    (allCuIncomeAfterTaxes(source, ceDir, TARGET_YEAR) / allCuIncomeAfterTaxes(source, ceDir, SURVEY_YEAR)) *
+    (cpi[String(PRICE_YEAR)]! / cpi[String(TARGET_YEAR)]!)
+  );
+}
+
+export type LogStatePrice = (h: Household, component: PriceComponent) => number;
+
+/** ln(state RPP 2014 / 100) of a household; a suppressed state gets its region's weighted mean. */
+export function statePriceLookup(
+  source: SourceReader,
+  geoDir: string,
+  households: readonly Household[],
+): LogStatePrice {
+  const rpp2014 = readStateRpp(source, geoDir, SURVEY_YEAR);
+  const regionMeans = regionMeanLogRpp(households, rpp2014);
+  return (h, component) => {
+    const state = rpp2014.get(h.stateFips);
+    return state ? Math.log(state[component] / 100) : (regionMeans.get(`${h.region}:${component}`) ?? 0);
+  };
 }
 
 /** Households with a suppressed state get their region's weighted mean log RPP (region dummies absorb the rest). */
@@ -151,6 +183,17 @@ function recordMeans(
 const round = (x: number) => Number(x.toPrecision(12));
 const roundAll = (xs: ArrayLike<number>) => Array.from(xs, round);
 
+/**
+ * Categories whose published 2023 mean falls from the lowest to the highest income quintile (tobacco):
+ * exempt from the per-category monotonicity guard, which would erase a real pattern; total spending still
+ * rises with income (checked in validation).
+ */
+function fallingWithIncome(income: CutTargets): Set<SpendingCategory> {
+  const lowest = income.get('Lowest 20 percent');
+  const highest = income.get('Highest 20 percent');
+  return new Set(SPENDING.filter((c) => (highest?.get(c) ?? 0) < (lowest?.get(c) ?? 0)));
+}
+
 function tables(
   fitted: FittedModel,
   calibration: Calibration,
@@ -158,6 +201,7 @@ function tables(
   u14: Float64Array,
   logScale: number,
   relatives: Map<string, number>,
+  unguarded: ReadonlySet<SpendingCategory>,
 ): Omit<ModelArtifact, 'build'> {
   const n = SPENDING.length;
   const uMin = Math.log(INCOME_FLOOR);
@@ -204,6 +248,7 @@ function tables(
     ),
   );
   for (let start = 0; start < income.length; start += GRID_POINTS) {
+    if (unguarded.has(SPENDING[(start / GRID_POINTS) % n]!)) continue;
     const curve = monotoneLog(income.slice(start, start + GRID_POINTS), density, MIN_INCOME_SLOPE * uStep);
     income.splice(start, GRID_POINTS, ...curve);
   }

@@ -9,6 +9,10 @@
  * dimension takes a Newton step instead: the Jacobian of the cut log-means in the knot log-factors is a
  * small row-stochastic matrix, solved exactly.
  */
+import type { SpendingCategory } from './ce-categories.js';
+import type { Household } from './extract-households.js';
+import type { CutDimension, CutTargets } from './published.js';
+
 export const AGE_CUTS = [
   ['Under 25 years', 0, 25, 22],
   ['25-34 years', 25, 35, 30],
@@ -27,28 +31,61 @@ export const INCOME_CUTS = [
 ] as const;
 export const REGION_CUTS = ['Northeast', 'Midwest', 'South', 'West'] as const;
 
-/** Published cut each household belongs to, per dimension (null: in none of the cuts). */
-export function cutOf(h: Household, dimension: string): string | null {
-  switch (dimension) {
-    case 'age':
-      return AGE_CUTS.find(([, lo, hi]) => h.age >= lo && h.age < hi)?.[0] ?? null;
-    case 'income':
-      return INCOME_CUTS[Math.min(4, Math.floor(h.incRank * 5))] ?? null;
-    case 'tenure':
-      return h.isHomeowner ? 'Homeowner' : 'Renter';
-    case 'region':
-      return REGION_CUTS[h.region - 1] ?? null;
-    case 'area':
-      return h.urban ? 'Urban' : 'Rural';
-    case 'composition':
-      return h.famType <= 5
-        ? 'Married couple consumer units'
-        : h.famType <= 7
-          ? 'One parent, at least one child under 18'
-          : 'Single person and other consumer units';
-    default:
-      throw new Error(`unknown cut dimension ${dimension}`);
+export const COMPOSITION_CUTS = [
+  'Married couple consumer units',
+  'One parent, at least one child under 18',
+  'Single person and other consumer units',
+] as const;
+
+export const CUT_NAMES: Readonly<Record<CutDimension, readonly string[]>> = {
+  age: AGE_CUTS.map(([cut]) => cut),
+  income: INCOME_CUTS,
+  tenure: ['Renter', 'Homeowner'],
+  region: REGION_CUTS,
+  area: ['Rural', 'Urban'],
+  composition: COMPOSITION_CUTS,
+};
+
+/**
+ * Index into CUT_NAMES[dimension] of the published cut of every household (−1: in none, or weight 0).
+ * Income quintiles are weighted quintiles of income before taxes (FINCBTXM, imputed), as in the published
+ * tables since 2013; the extract's INC_RANK does not follow FINCBTXM (its bottom decile has a mean take-home
+ * of $51k) and is not used.
+ */
+export function cutIndex(
+  households: readonly Household[],
+  weights: Float64Array,
+  dimension: CutDimension,
+): Int32Array {
+  if (dimension === 'income') {
+    const order = households
+      .map((_, i) => i)
+      .filter((i) => weights[i]! > 0)
+      .sort((a, b) => households[a]!.grossIncome - households[b]!.grossIncome || a - b);
+    const total = order.reduce((s, i) => s + weights[i]!, 0);
+    const out = new Int32Array(households.length).fill(-1);
+    let cumulative = 0;
+    for (const i of order) {
+      out[i] = Math.min(4, Math.floor(((cumulative + weights[i]! / 2) / total) * 5));
+      cumulative += weights[i]!;
+    }
+    return out;
   }
+  return Int32Array.from(households, (h, i) => {
+    if (weights[i] === 0) return -1;
+    switch (dimension) {
+      case 'age':
+        return AGE_CUTS.findIndex(([, lo, hi]) => h.age >= lo && h.age < hi);
+      case 'tenure':
+        return h.isHomeowner ? 1 : 0;
+      case 'region':
+        return h.region >= 1 && h.region <= 4 ? h.region - 1 : -1;
+      case 'area':
+        return h.urban ? 1 : 0;
+      default:
+        return h.famType <= 5 ? 0 : h.famType <= 7 ? 1 : 2;
+    }
+  });
 }
 
 /** Piecewise-linear interpolation of log-factors at knots xs (ascending), flat outside. */
@@ -73,15 +110,13 @@ export interface Calibration {
   readonly area: Float64Array[];
 }
 
-const SWEEPS = 40;
+/** Sweeps over the dimensions; stops earlier once every cut is within CONVERGED (in ln) of its target. */
+const SWEEPS = 50;
+const CONVERGED = 1e-7;
 
-type Dimension = 'age' | 'income' | 'tenure' | 'region' | 'area';
+/** Raked dimensions; composition has no model input to carry a factor and is only reported. */
+type Dimension = Exclude<CutDimension, 'composition'>;
 const DIMENSIONS: readonly Dimension[] = ['age', 'income', 'tenure', 'region', 'area'];
-const DISCRETE_CUTS: Readonly<Record<'tenure' | 'region' | 'area', readonly string[]>> = {
-  tenure: ['Renter', 'Homeowner'],
-  region: REGION_CUTS,
-  area: ['Rural', 'Urban'],
-};
 
 /** Weights of the piecewise-linear hat functions at x (flat outside the knots); sums to 1. */
 export function hatWeights(xs: readonly number[], x: number, out: Float64Array): void {
@@ -108,31 +143,26 @@ export function calibrate(
   const n = households.length;
   const w = Float64Array.from(households, (h) => (h.region > 0 ? h.weight : 0));
   const ageKnots = AGE_CUTS.map((c) => c[3] as number);
-  const incomeKnots = INCOME_CUTS.map((cut) =>
-    weightedMedian(households, u, w, (h) => cutOf(h, 'income') === cut),
-  );
-  const cutNames: Record<Dimension, readonly string[]> = {
-    age: AGE_CUTS.map(([cut]) => cut),
-    income: INCOME_CUTS,
-    ...DISCRETE_CUTS,
-  };
-  // Cut index of every household per dimension (−1: none).
-  const member = DIMENSIONS.map((d) =>
-    Int32Array.from(households, (h) => cutNames[d].indexOf(cutOf(h, d) ?? '')),
-  );
-  // Hat weights of every household on the age and income knots, computed once.
-  const hats = (knots: readonly number[], x: (i: number) => number) => {
-    const all = new Float64Array(n * knots.length);
+  const member = DIMENSIONS.map((d) => cutIndex(households, w, d));
+  const incomeKnots = INCOME_CUTS.map((_, j) => weightedMedian(u, w, member[1]!, j));
+  const cutNames = CUT_NAMES;
+  // Every household sits between two knots of each smooth dimension: lower knot index and weight on it.
+  const bracket = (knots: readonly number[], x: (i: number) => number) => {
+    const at = new Int32Array(n);
+    const lower = new Float64Array(n);
     const one = new Float64Array(knots.length);
     for (let i = 0; i < n; i++) {
       hatWeights(knots, x(i), one);
-      all.set(one, i * knots.length);
+      const k = Math.min(Math.max(one.findIndex((v) => v > 0), 0), knots.length - 2);
+      at[i] = k;
+      lower[i] = one[k]!;
     }
-    return all;
+    return { at, lower };
   };
-  const ageHat = hats(ageKnots, (i) => households[i]!.age);
-  const incomeHat = hats(incomeKnots, (i) => u[i]!);
+  const ageBracket = bracket(ageKnots, (i) => households[i]!.age);
+  const incomeBracket = bracket(incomeKnots, (i) => u[i]!);
   const result: Calibration = { ageLog: [], incomeLog: [], incomeKnots, tenure: [], region: [], area: [] };
+  const [, , tenureCut, regionCut, areaCut] = member as [Int32Array, Int32Array, Int32Array, Int32Array, Int32Array];
   const mu = new Float64Array(n);
   for (let c = 0; c < categories.length; c++) {
     const category = categories[c]!;
@@ -146,51 +176,76 @@ export function calibrate(
     const update = () => {
       for (let i = 0; i < n; i++) {
         if (w[i] === 0) continue;
-        let log = 0;
-        for (let k = 0; k < ageKnots.length; k++) log += ageHat[i * ageKnots.length + k]! * logs.age[k]!;
-        for (let k = 0; k < incomeKnots.length; k++)
-          log += incomeHat[i * incomeKnots.length + k]! * logs.income[k]!;
-        for (const [d, dim] of [
-          [2, 'tenure'],
-          [3, 'region'],
-          [4, 'area'],
-        ] as const) {
-          const j = member[d]![i]!;
-          if (j >= 0) log += logs[dim][j]!;
-        }
+        const a = ageBracket.at[i]!;
+        const b = incomeBracket.at[i]!;
+        const fa = ageBracket.lower[i]!;
+        const fb = incomeBracket.lower[i]!;
+        let log =
+          fa * logs.age[a]! + (1 - fa) * logs.age[a + 1]! + fb * logs.income[b]! + (1 - fb) * logs.income[b + 1]!;
+        log += logs.tenure[tenureCut[i]!]! + logs.area[areaCut[i]!]!;
+        if (regionCut[i]! >= 0) log += logs.region[regionCut[i]!]!;
         mu[i] = base[c]![i]! * Math.exp(log);
       }
     };
-    for (let sweep = 0; sweep < SWEEPS; sweep++) {
+    for (let sweep = 0, change = 1; sweep < SWEEPS && change > CONVERGED; sweep++) {
+      change = 0;
       DIMENSIONS.forEach((dim, d) => {
         update();
         const cuts = cutNames[dim];
         const m = cuts.length;
         const sums = new Float64Array(m);
         const weights = new Float64Array(m);
-        const smooth = dim === 'age' ? ageHat : dim === 'income' ? incomeHat : null;
+        const smooth = dim === 'age' ? ageBracket : dim === 'income' ? incomeBracket : null;
         const jacobian = new Float64Array(m * m);
         for (let i = 0; i < n; i++) {
           const j = member[d]![i]!;
           if (j < 0 || w[i] === 0) continue;
           sums[j]! += w[i]! * mu[i]!;
           weights[j]! += w[i]!;
-          if (smooth) for (let k = 0; k < m; k++) jacobian[j * m + k]! += w[i]! * mu[i]! * smooth[i * m + k]!;
+          if (smooth) {
+            const k = smooth.at[i]!;
+            const f = smooth.lower[i]!;
+            jacobian[j * m + k]! += w[i]! * mu[i]! * f;
+            jacobian[j * m + k + 1]! += w[i]! * mu[i]! * (1 - f);
+          }
         }
         const residual = Float64Array.from(cuts, (cut, j) => {
           const target = targets[dim].get(cut)?.get(category);
-          if (target === undefined || weights[j] === 0) throw new Error(`no ${dim} cut ${cut}`);
+          if (!targets[dim].has(cut) || weights[j] === 0) throw new Error(`no ${dim} cut ${cut}`);
           const model = sums[j]! / weights[j]!;
-          return model > 0 && target > 0 ? Math.log(target / model) : 0;
+          return target !== undefined && model > 0 && target > 0 ? Math.log(target / model) : Number.NaN;
         });
+        for (const r of residual) if (Number.isFinite(r)) change = Math.max(change, Math.abs(r));
+        const known = residual.filter(Number.isFinite);
         if (!smooth) {
-          for (let j = 0; j < m; j++) logs[dim][j]! += residual[j]!;
+          // A suppressed cut (no published mean) moves with the average of the others.
+          const mean = known.reduce((a, b) => a + b, 0) / Math.max(known.length, 1);
+          for (let j = 0; j < m; j++) logs[dim][j]! += Number.isFinite(residual[j]!) ? residual[j]! : mean;
           return;
         }
-        for (let j = 0; j < m; j++) for (let k = 0; k < m; k++) jacobian[j * m + k]! /= sums[j]!;
+        for (let j = 0; j < m; j++) {
+          if (Number.isFinite(residual[j]!)) {
+            for (let k = 0; k < m; k++) jacobian[j * m + k]! /= sums[j]!;
+            continue;
+          }
+          // A suppressed cut's knot follows its neighbour (flat), so it cannot drift into a cliff.
+          const neighbour = j === 0 ? 1 : j - 1;
+          jacobian.fill(0, j * m, (j + 1) * m);
+          jacobian[j * m + j] = 1;
+          jacobian[j * m + neighbour] = -1;
+          residual[j] = logs[dim][neighbour]! - logs[dim][j]!;
+        }
         const step = solve(jacobian, residual, m);
         for (let k = 0; k < m; k++) logs[dim][k]! += step[k]!;
       });
+    }
+    // The level is shared by all five dimensions; park it in the age factors (a constant added to every
+    // knot is a constant factor, since the hat weights sum to one) so the others read as relative effects.
+    for (const dim of ['income', 'tenure', 'region', 'area'] as const) {
+      const values = logs[dim];
+      const mean = values.reduce((a, b) => a + b, 0) / values.length;
+      for (let j = 0; j < values.length; j++) values[j]! -= mean;
+      for (let j = 0; j < logs.age.length; j++) logs.age[j]! += mean;
     }
     result.ageLog.push(logs.age);
     result.incomeLog.push(logs.income);
@@ -199,6 +254,20 @@ export function calibrate(
     result.area.push(logs.area.map(Math.exp));
   }
   return result;
+}
+
+/** Two calibrations applied one after the other, as one (log-factors add, factors multiply). */
+export function combine(a: Calibration, b: Calibration): Calibration {
+  const add = (x: Float64Array[], y: Float64Array[]) => x.map((v, c) => v.map((e, j) => e + y[c]![j]!));
+  const times = (x: Float64Array[], y: Float64Array[]) => x.map((v, c) => v.map((e, j) => e * y[c]![j]!));
+  return {
+    ageLog: add(a.ageLog, b.ageLog),
+    incomeLog: add(a.incomeLog, b.incomeLog),
+    incomeKnots: a.incomeKnots,
+    tenure: times(a.tenure, b.tenure),
+    region: times(a.region, b.region),
+    area: times(a.area, b.area),
+  };
 }
 
 /** Gaussian elimination with partial pivoting for the small (≤ 7×7) Newton systems; `a` is overwritten. */
@@ -226,20 +295,16 @@ function solve(a: Float64Array, b: Float64Array, m: number): Float64Array {
   return x;
 }
 
-function weightedMedian(
-  households: readonly Household[],
-  u: Float64Array,
-  w: Float64Array,
-  keep: (h: Household) => boolean,
-): number {
-  const xs = households
-    .flatMap((h, i) => (keep(h) && w[i]! > 0 ? [{ u: u[i]!, w: w[i]! }] : []))
-    .sort((a, b) => a.u - b.u);
-  const total = xs.reduce((s, x) => s + x.w, 0);
+/** Weighted median of u over the households in cut j. */
+function weightedMedian(u: Float64Array, w: Float64Array, cut: Int32Array, j: number): number {
+  const xs = Array.from(u.keys())
+    .filter((i) => cut[i] === j)
+    .sort((a, b) => u[a]! - u[b]! || a - b);
+  const total = xs.reduce((s, i) => s + w[i]!, 0);
   let cumulative = 0;
-  for (const x of xs) {
-    cumulative += x.w;
-    if (cumulative >= total / 2) return x.u;
+  for (const i of xs) {
+    cumulative += w[i]!;
+    if (cumulative >= total / 2) return u[i]!;
   }
   throw new Error('empty income cut');
 }

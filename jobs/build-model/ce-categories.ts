@@ -86,5 +86,3 @@ export const CE_CATEGORIES: Readonly<Record<SpendingCategory, CeCategory>> = {
   life_and_personal_insurance: { stub: ['LIFEINSR'], published: ['Life and other personal insurance'] },
 };
 
-/** CE "Pensions and Social Security": subtracted from after-tax income to get take-home pay. */
-export const PENSIONS_STUB_CODE = 'PENSIONS';

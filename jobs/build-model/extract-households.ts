@@ -9,7 +9,7 @@
  */
 import { join } from 'node:path';
 import { CATEGORIES } from '../../src/contract/categories.js';
-import { CE_CATEGORIES, PENSIONS_STUB_CODE, type SpendingCategory } from './ce-categories.js';
+import { CE_CATEGORIES, type SpendingCategory } from './ce-categories.js';
 import type { SourceReader } from './sources.js';
 import { type StubLine, uccsOf } from './stub.js';
 
@@ -41,7 +41,7 @@ export function monthsInScope(interviewYear: number, interviewMonth: number): nu
   return interviewMonth <= 3 ? 4 - interviewMonth : 0;
 }
 
-/** Column index in each household's spending vector for every UCC (or -1: pensions). */
+/** Column indexes in each household's spending vector for every UCC. */
 function uccTargets(stub: readonly StubLine[]): Map<string, number[]> {
   const targets = new Map<string, number[]>();
   const add = (ucc: string, target: number) => {
@@ -56,13 +56,10 @@ function uccTargets(stub: readonly StubLine[]): Map<string, number[]> {
     const uccs = new Set(def.stub.flatMap((code) => [...uccsOf(stub, code)]));
     for (const ucc of [...uccs].sort()) if (!minus.has(ucc)) add(ucc, index);
   });
-  for (const ucc of uccsOf(stub, PENSIONS_STUB_CODE)) add(ucc, PENSIONS_COLUMN);
   return targets;
 }
 
 const SPENDING_COUNT = CATEGORIES.length;
-/** Pensions & Social Security ride in one extra slot after the categories. */
-const PENSIONS_COLUMN = SPENDING_COUNT;
 const HOUSEKEEPING = CATEGORIES.indexOf('housekeeping_supplies');
 const SAVINGS = CATEGORIES.indexOf('savings');
 
@@ -103,7 +100,7 @@ export function extractHouseholds(
       for (const sum of sums) {
         let vector = sum.get(newid);
         if (!vector) {
-          vector = new Float64Array(SPENDING_COUNT + 1);
+          vector = new Float64Array(SPENDING_COUNT);
           sum.set(newid, vector);
         }
         for (const column of columns) vector[column]! += cost;
@@ -116,6 +113,20 @@ export function extractHouseholds(
   return households;
 }
 
+/**
+ * Pension and Social Security deductions come from the income section, not MTBI (their UCCs 800910–800940
+ * are in files the snapshot lacks), so they are read from FMLI's RETPENPQ/RETPENCQ: PQ covers the reference
+ * months in the previous calendar quarter, CQ those in the interview's quarter. The in-scope part follows the
+ * same months-in-2014 rule as the MTBI spending above.
+ */
+function pensionsInScope(row: Record<string, string>, months: number): number {
+  const previous = Number(row.RETPENPQ) || 0;
+  const current = Number(row.RETPENCQ) || 0;
+  if (months === 0) return previous + current;
+  if (Number(row.QINTRVYR) === SURVEY_YEAR) return Number(row.QINTRVMO) <= 3 ? current : previous + current;
+  return previous;
+}
+
 function toHousehold(
   row: Record<string, string>,
   inScope: Float64Array | undefined,
@@ -126,11 +137,8 @@ function toHousehold(
   // Records with no month in 2014 carry zero weight; their spending is the full quarter annualised.
   const [raw, factor] = months > 0 ? [inScope, 12 / months] : [all, 4];
   const spending = new Float64Array(SPENDING_COUNT);
-  let pensions = 0;
-  if (raw) {
-    for (let c = 0; c < SPENDING_COUNT; c++) spending[c] = raw[c]! * factor;
-    pensions = raw[PENSIONS_COLUMN]! * factor;
-  }
+  if (raw) for (let c = 0; c < SPENDING_COUNT; c++) spending[c] = raw[c]! * factor;
+  const pensions = pensionsInScope(row, months) * factor;
   spending[HOUSEKEEPING] = spending[CATEGORIES.indexOf('food_home')]! * options.housekeepingPerFoodHome;
   const takeHome = Number(row.FINATXEM) - pensions;
   let spent = 0;

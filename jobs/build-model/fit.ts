@@ -50,7 +50,9 @@ export const PRICE_COMPONENT: Readonly<Record<SpendingCategory, PriceComponent>>
 export const ELASTICITY_RANGE = [0, 1.5] as const;
 
 export interface Elasticity {
+  /** The estimate after the ELASTICITY_RANGE guard, the raw estimate and its robust standard error. */
   readonly value: number;
+  readonly estimate: number;
   readonly se: number;
 }
 
@@ -135,8 +137,9 @@ export function fitModel(
       y[i] = members.reduce((s, c) => s + Math.max(0, h.spending[c]!), 0);
     });
     const fit = fitGlm(x, P, y, weights, 'log');
-    const value = Math.min(Math.max(fit.beta[COLUMNS.price]!, ELASTICITY_RANGE[0]), ELASTICITY_RANGE[1]);
-    elasticity.set(component, { value, se: fit.se[COLUMNS.price]! });
+    const estimate = fit.beta[COLUMNS.price]!;
+    const value = Math.min(Math.max(estimate, ELASTICITY_RANGE[0]), ELASTICITY_RANGE[1]);
+    elasticity.set(component, { value, estimate, se: fit.se[COLUMNS.price]! });
   }
   // Categories: the price term is a fixed offset (the pooled elasticity), its column zeroed.
   const offset = new Float64Array(rows);

@@ -45,7 +45,7 @@ export function fitGlm(
   const scale = link === 'log' ? Math.max(sumWY / sumW, 1e-12) : 1;
   const ys = Float64Array.from(y, (v) => v / scale);
   const mean = link === 'log' ? 1 : Math.min(Math.max(sumWY / sumW, 1e-9), 1 - 1e-9);
-  let beta = new Float64Array(p);
+  let beta: Float64Array = new Float64Array(p);
   beta[0] = link === 'log' ? 0 : Math.log(mean / (1 - mean));
   const eta = new Float64Array(rows);
   const linear = (b: Float64Array) => {
@@ -85,7 +85,7 @@ export function fitGlm(
     const target = solveSymmetric(xtwx, xtwz, p);
     // Step-halving: move from β toward the IRLS solution until the deviance does not increase.
     let step = 1;
-    let trial = target;
+    let trial: Float64Array = target;
     let next = Number.POSITIVE_INFINITY;
     for (let halving = 0; halving <= MAX_HALVINGS; halving++) {
       trial = Float64Array.from(beta, (b, j) => b + step * (target[j]! - b));

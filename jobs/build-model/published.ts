@@ -21,7 +21,7 @@ export const CUT_TABLES = {
 } as const;
 export type CutDimension = keyof typeof CUT_TABLES;
 
-/** Mean per (cut column, category) for every published column of the table. */
+/** Mean per (cut column, category) for every published column of the table (absent: suppressed). */
 export type CutTargets = Map<string, Map<SpendingCategory, number>>;
 
 const stripNote = (label: string) => label.replace(/\s+[a-z]\/$/, '').trim();
@@ -34,8 +34,10 @@ export function readCutTargets(source: SourceReader, ceDir: string, dimension: C
     const cut = row.cut!;
     const byItem = means.get(cut) ?? new Map<string, number>();
     const item = stripNote(row.item!);
+    // Cells BLS suppresses (note "c/", empty value) are unknown, not zero.
+    const value = row.value === '' ? Number.NaN : Number(row.value);
     // Labels like "Maintenance and repairs" occur once per table; keep the first if one ever repeats.
-    if (!byItem.has(item)) byItem.set(item, Number(row.value));
+    if (!byItem.has(item)) byItem.set(item, value);
     means.set(cut, byItem);
   }
   const targets: CutTargets = new Map();
@@ -51,7 +53,8 @@ export function readCutTargets(source: SourceReader, ceDir: string, dimension: C
         if (value === undefined) throw new Error(`${CUT_TABLES[dimension]} (${cut}): no "${item}"`);
         sum += value;
       }
-      perCategory.set(name, sum);
+      // A category with a suppressed component has no target in this cut.
+      if (Number.isFinite(sum)) perCategory.set(name, sum);
     }
     targets.set(cut, perCategory);
   }

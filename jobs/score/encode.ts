@@ -5,8 +5,8 @@
  */
 import { CATEGORIES, CATEGORY_COUNT } from '../../src/contract/categories.js';
 import type { ErrorItem } from '../../src/contract/schemas.js';
-import { PSA_KEY, SAVINGS_SCORE_KEY } from '../../src/contract/schemas.js';
-import type { HouseholdResult } from '../../src/engine/types.js';
+import { PSA_KEY } from '../../src/contract/schemas.js';
+import type { HouseholdFigures } from '../../src/engine/types.js';
 import { CsvBytes } from '../../src/io/csv-bytes.js';
 import { type CellGrid, cellAt } from '../../src/io/input-source.js';
 import type { Cell } from '../../src/io/row-request.js';
@@ -55,7 +55,7 @@ export interface EncodedBatch {
 export const cellText = (cell: Cell): string => (cell === null || cell === undefined ? '' : String(cell));
 
 export type RowOutcome =
-  | { readonly ok: true; readonly value: HouseholdResult; readonly demographics: Record<string, unknown> }
+  | { readonly ok: true; readonly value: HouseholdFigures; readonly demographics: Record<string, unknown> }
   | { readonly ok: false; readonly errors: readonly ErrorItem[]; readonly reason?: string };
 
 /** A reject's stable category for the summary: the first error's field and rule. */
@@ -123,43 +123,49 @@ export class BatchEncoder {
     }
   }
 
-  private addScored(index: number, result: HouseholdResult, demographics: Record<string, unknown>): void {
+  private addScored(index: number, figures: HouseholdFigures, demographics: Record<string, unknown>): void {
     const k = this.scored++;
     this.scoredIndex[k] = index;
-    const { budget, model, score, geo } = result;
-    const psaText = score[PSA_KEY]!;
-    const scoreText = score[this.layout.scoreKey]!;
-    const savingsText = score[SAVINGS_SCORE_KEY]!;
+    const { budget, model, geography } = figures;
+    const [psaText, scoreText, savingsText] = figures.score as [string, string, string];
     if (this.columns === null) {
       const out = this.csv;
       this.inputFields(out, index);
-      for (const c of CATEGORIES) {
+      for (let c = 0; c < CATEGORY_COUNT; c++) {
         out.comma();
-        out.integer(budget[c]);
+        out.integer(budget[c]!);
       }
-      for (const c of CATEGORIES) {
+      for (let c = 0; c < CATEGORY_COUNT; c++) {
         out.comma();
-        out.integer(model[c]);
+        out.integer(model[c]!);
       }
-      for (const text of [psaText, scoreText, savingsText, geo.geo_level, geo.state ?? '', geo.cbsa ?? '']) {
-        out.comma();
-        out.plain(text);
-      }
+      out.comma();
+      out.plain(psaText);
+      out.comma();
+      out.plain(scoreText);
+      out.comma();
+      out.plain(savingsText);
+      out.comma();
+      out.plain(geography.level);
+      out.comma();
+      out.plain(geography.state ?? '');
+      out.comma();
+      out.plain(geography.cbsa ?? '');
       out.endRecord();
     } else {
       const { columns } = this;
       const n = this.rowNumbers.length;
       for (let c = 0; c < CATEGORY_COUNT; c++) {
         const category = CATEGORIES[c]!;
-        columns.budget[c * n + k] = int32(budget[category], category);
-        columns.model[c * n + k] = int32(model[category], category);
+        columns.budget[c * n + k] = int32(budget[c]!, category);
+        columns.model[c * n + k] = int32(model[c]!, category);
       }
       columns.psa[k] = int32(Number(psaText), PSA_KEY);
       columns.score[k] = Number(scoreText);
       columns.savingsScore[k] = Number(savingsText);
-      columns.geoLevel.push(geo.geo_level);
-      columns.state.push(geo.state);
-      columns.cbsa.push(geo.cbsa);
+      columns.geoLevel.push(geography.level);
+      columns.state.push(geography.state);
+      columns.cbsa.push(geography.cbsa);
     }
     const { stats } = this;
     stats.psa[k] = Number(psaText);
@@ -168,7 +174,7 @@ export class BatchEncoder {
     stats.netIncome[k] = demographics.net_annual_income as number;
     stats.age[k] = (demographics.age as number | undefined) ?? Number.NaN;
     stats.householdMembers[k] = (demographics.household_members as number | undefined) ?? Number.NaN;
-    stats.state.push(geo.state);
+    stats.state.push(geography.state);
     this.layout.groups.forEach((group, g) => {
       stats.groups[g]!.push(cellText(cellAt(this.cells, index, group.column)));
     });

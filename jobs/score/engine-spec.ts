@@ -2,7 +2,7 @@
  * How to obtain the local engine, as plain data so each worker thread can load its own copy: a module that
  * exports `loadEngine(options)` (src/runtime/load-engine.ts; tests substitute a module of their own).
  */
-import type { Engine } from '../../src/engine/types.js';
+import type { LocalEngine } from '../../src/engine/types.js';
 
 export interface EngineSpec {
   /** URL of the module exporting `loadEngine`. */
@@ -12,9 +12,9 @@ export interface EngineSpec {
 
 export const DEFAULT_ENGINE_MODULE = new URL('../../src/runtime/load-engine.js', import.meta.url).href;
 
-export async function loadEngineFrom(spec: EngineSpec): Promise<Engine> {
+export async function loadEngineFrom(spec: EngineSpec): Promise<LocalEngine> {
   const module = (await import(spec.module)) as {
-    loadEngine(options: EngineSpec['options']): Promise<Engine>;
+    loadEngine(options: EngineSpec['options']): Promise<LocalEngine>;
   };
   return module.loadEngine(spec.options);
 }

@@ -1,11 +1,11 @@
 /** Scores a batch with an in-process engine: used by the worker threads, and on the main thread with --workers 0. */
-import type { Engine } from '../../src/engine/types.js';
+import type { LocalEngine } from '../../src/engine/types.js';
 import { BatchEncoder, type EncodedBatch } from './encode.js';
 import type { OutputLayout } from './layout.js';
 import type { BatchScorer } from './scorer.js';
 import { prepareRow, type WorkBatch } from './work.js';
 
-export function scoreBatchLocally(engine: Engine, layout: OutputLayout, batch: WorkBatch): EncodedBatch {
+export function scoreBatchLocally(engine: LocalEngine, layout: OutputLayout, batch: WorkBatch): EncodedBatch {
   const encoder = new BatchEncoder(layout, batch.seq, batch.cells, batch.rowNumbers);
   for (let i = 0; i < batch.rowNumbers.length; i++) {
     const row = prepareRow(layout, batch.cells, i);
@@ -13,7 +13,7 @@ export function scoreBatchLocally(engine: Engine, layout: OutputLayout, batch: W
       encoder.add(i, row);
       continue;
     }
-    const result = engine.household(row.body);
+    const result = engine.householdFigures(row.body);
     encoder.add(
       i,
       result.ok
@@ -30,7 +30,7 @@ export class InProcessScorer implements BatchScorer {
   readonly parallelBatches = 1;
 
   constructor(
-    private readonly engine: Engine,
+    private readonly engine: LocalEngine,
     private readonly layout: OutputLayout,
   ) {}
 

@@ -2,6 +2,8 @@
  * Scores batches through a remote Outlay API. The geography columns are resolved locally with the same
  * resolver the engine uses, so remote and local runs write identical files.
  */
+import { CATEGORIES, type CategoryRecord } from '../../src/contract/categories.js';
+import { PSA_KEY, SAVINGS_SCORE_KEY } from '../../src/contract/schemas.js';
 import type { GeoResolver } from '../../src/geo/types.js';
 import type { RemoteClient } from '../../src/remote/client.js';
 import { BatchEncoder, type EncodedBatch } from './encode.js';
@@ -36,10 +38,15 @@ export class RemoteScorer implements BatchScorer {
         return;
       }
       const { demographics } = (rows[i] as Extract<PreparedRow, { ok: true }>).body;
-      const place = this.geo.resolve((demographics.zip as string).slice(0, 5));
+      const { budget, model, score } = outcome.value;
       encoder.add(i, {
         ok: true,
-        value: { ...outcome.value, geo: { geo_level: place.level, state: place.state, cbsa: place.cbsa } },
+        value: {
+          budget: amountsOf(budget),
+          model: amountsOf(model),
+          score: [score[PSA_KEY]!, score[this.layout.scoreKey]!, score[SAVINGS_SCORE_KEY]!],
+          geography: this.geo.resolve((demographics.zip as string).slice(0, 5)),
+        },
         demographics,
       });
     });
@@ -50,3 +57,5 @@ export class RemoteScorer implements BatchScorer {
     this.client.close();
   }
 }
+
+const amountsOf = (record: CategoryRecord) => Float64Array.from(CATEGORIES, (category) => record[category]);

@@ -16,7 +16,7 @@ import { readGivenBudget } from './given.js';
 import { categoryRecord, fixedKeyRecord } from './record.js';
 import { roundHalfAwayFromZero } from './rounding.js';
 import { writeScoreValues } from './score.js';
-import type { Engine, EngineConfig } from './types.js';
+import type { EngineConfig, HouseholdFigures, LocalEngine, Result } from './types.js';
 
 export interface EngineParts {
   readonly model: SpendingModel;
@@ -24,15 +24,23 @@ export interface EngineParts {
   readonly config?: Partial<EngineConfig> | undefined;
 }
 
-export function createEngine({ model, geo, config }: EngineParts): Engine {
+export function createEngine({ model, geo, config }: EngineParts): LocalEngine {
   const scoreKey = checkScoreKey(config?.scoreKey ?? DEFAULT_SCORE_KEY);
   const given = new Float64Array(CATEGORY_COUNT);
   const isGiven = new Uint8Array(CATEGORY_COUNT);
   const modeled = new Float64Array(CATEGORY_COUNT);
-  const amounts = new Float64Array(CATEGORY_COUNT);
+  const budgetAmounts = new Float64Array(CATEGORY_COUNT);
+  const modelAmounts = new Float64Array(CATEGORY_COUNT);
   const scoreStrings = ['', '', ''];
   const allocator = new BudgetAllocator();
   const scoreRecord = fixedKeyRecord([PSA_KEY, scoreKey, SAVINGS_SCORE_KEY]);
+  const figures: { -readonly [K in keyof HouseholdFigures]: HouseholdFigures[K] } = {
+    budget: budgetAmounts,
+    model: modelAmounts,
+    score: scoreStrings,
+    // Set by every call; any geography will do until the first.
+    geography: geo.resolve(''),
+  };
 
   function evaluate(request: ValidRequest): Geography {
     readGivenBudget(request.budget, given, isGiven);
@@ -43,19 +51,27 @@ export function createEngine({ model, geo, config }: EngineParts): Engine {
     return geography;
   }
 
-  function budgetOf(request: ValidRequest) {
-    allocator.allocate(request.demographics.net_annual_income, given, isGiven, modeled, amounts);
-    return categoryRecord(amounts);
+  function writeBudget(request: ValidRequest): void {
+    allocator.allocate(request.demographics.net_annual_income, given, isGiven, modeled, budgetAmounts);
   }
 
-  function modelOf() {
-    for (let i = 0; i < CATEGORY_COUNT; i++) amounts[i] = roundHalfAwayFromZero(modeled[i]!);
-    return categoryRecord(amounts);
+  function writeModel(): void {
+    for (let i = 0; i < CATEGORY_COUNT; i++) modelAmounts[i] = roundHalfAwayFromZero(modeled[i]!);
   }
 
-  function scoreOf(request: ValidRequest) {
+  function writeScore(request: ValidRequest): void {
     writeScoreValues(request.demographics.net_annual_income, given, isGiven, modeled, scoreStrings);
-    return scoreRecord(scoreStrings);
+  }
+
+  function householdFigures(body: unknown): Result<HouseholdFigures> {
+    const validation = validateRequest(body);
+    if (!validation.ok) return validation;
+    const { request } = validation;
+    figures.geography = evaluate(request);
+    writeBudget(request);
+    writeModel();
+    writeScore(request);
+    return { ok: true, value: figures };
   }
 
   return {
@@ -66,36 +82,39 @@ export function createEngine({ model, geo, config }: EngineParts): Engine {
       const validation = validateRequest(body);
       if (!validation.ok) return validation;
       evaluate(validation.request);
-      return { ok: true, value: { budget: budgetOf(validation.request) } };
+      writeBudget(validation.request);
+      return { ok: true, value: { budget: categoryRecord(budgetAmounts) } };
     },
     // A `budget` in the request is validated but ignored: callers send one body to all three operations.
     model(body) {
       const validation = validateRequest(body);
       if (!validation.ok) return validation;
       evaluate(validation.request);
-      return { ok: true, value: { model: modelOf() } };
+      writeModel();
+      return { ok: true, value: { model: categoryRecord(modelAmounts) } };
     },
     score(body) {
       const validation = validateRequest(body);
       if (!validation.ok) return validation;
       evaluate(validation.request);
-      return { ok: true, value: scoreOf(validation.request) };
+      writeScore(validation.request);
+      return { ok: true, value: scoreRecord(scoreStrings) };
     },
     household(body) {
-      const validation = validateRequest(body);
-      if (!validation.ok) return validation;
-      const { request } = validation;
-      const geography = evaluate(request);
+      const result = householdFigures(body);
+      if (!result.ok) return result;
+      const { geography } = result.value;
       return {
         ok: true,
         value: {
-          budget: budgetOf(request),
-          model: modelOf(),
-          score: scoreOf(request),
+          budget: categoryRecord(budgetAmounts),
+          model: categoryRecord(modelAmounts),
+          score: scoreRecord(scoreStrings),
           geo: { geo_level: geography.level, state: geography.state, cbsa: geography.cbsa },
         },
       };
     },
+    householdFigures,
   };
 }
 

@@ -4,7 +4,7 @@ import type {
   ModelResponse,
   ScoreResponse,
 } from '../contract/schemas.js';
-import type { GeoLevel } from '../geo/types.js';
+import type { Geography, GeoLevel } from '../geo/types.js';
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: InvalidRequestBody };
 
@@ -29,6 +29,22 @@ export interface HouseholdResult {
 }
 
 /**
+ * One household's results as numbers and strings in buffers the engine reuses: what `household` returns,
+ * before it is built into response objects. Valid until the engine's next call. The batch job writes these
+ * straight into its output; reading 76 amounts back out of response objects by key cost it more than
+ * building them.
+ */
+export interface HouseholdFigures {
+  /** Budget amounts, whole units, CATEGORIES order. */
+  readonly budget: Float64Array;
+  /** Modeled amounts, whole units, CATEGORIES order. */
+  readonly model: Float64Array;
+  /** Score response values in response order: PSA, main score, SAViNGS score. */
+  readonly score: readonly string[];
+  readonly geography: Geography;
+}
+
+/**
  * The three operations of the service contract, over an already-parsed JSON body (unknown: the engine
  * validates). Used identically by the CLI, the batch job and the HTTP server.
  */
@@ -41,4 +57,10 @@ export interface Engine {
   score(body: unknown): Result<ScoreResponse>;
   /** All three operations and the geography for one body, with one validation and one model evaluation. */
   household(body: unknown): Result<HouseholdResult>;
+}
+
+/** The in-process engine (createEngine): the contract's operations, plus `household` as bare figures. */
+export interface LocalEngine extends Engine {
+  /** `household` without the response objects, for callers that only copy the values out. */
+  householdFigures(body: unknown): Result<HouseholdFigures>;
 }

@@ -55,8 +55,20 @@ export class CsvBytes {
 
   /** Text known to need no quoting (numbers as the API writes them, codes). */
   plain(text: string): void {
-    this.reserve(text.length * 3);
-    this.length += encoder.encodeInto(text, this.bytes.subarray(this.length)).written;
+    const count = text.length;
+    this.reserve(count * 3);
+    const { bytes, length } = this;
+    // ASCII (nearly every field) is copied unit by unit: encodeInto needs a new subarray view per call,
+    // which cost more than the copy for fields this short.
+    for (let i = 0; i < count; i++) {
+      const unit = text.charCodeAt(i);
+      if (unit > 0x7f) {
+        this.length += encoder.encodeInto(text, bytes.subarray(length)).written;
+        return;
+      }
+      bytes[length + i] = unit;
+    }
+    this.length += count;
   }
 
   /** Any text, quoted when CSV requires it. */

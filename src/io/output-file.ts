@@ -122,11 +122,14 @@ export async function syncDirectory(dir: string): Promise<void> {
   }
 }
 
-/** Writes a small file (summary, report, checkpoint) atomically: temporary file, fsync, rename. */
-export async function writeFileAtomically(finalPath: string, content: string): Promise<void> {
+/** Writes a whole file (summary, report, checkpoint) atomically: temporary file, fsync, rename. */
+export async function writeFileAtomically(
+  finalPath: string,
+  content: string | readonly Uint8Array[],
+): Promise<void> {
   const file = await OutputFile.create(finalPath);
   try {
-    await file.write(content);
+    for (const chunk of typeof content === 'string' ? [content] : content) await file.write(chunk);
     await file.commit();
   } catch (error) {
     await file.discard();

@@ -1,35 +1,45 @@
 /**
- * The API key format: `outlay_<body>_<checksum>`. The body is 128 random bits in base62; the checksum is
- * the CRC32 of the body in base62, so a mistyped key is recognised offline and rejected without a lookup.
- * Only the SHA-256 of a key is ever stored.
+ * The API key format: `outlay_<body>_<checksum>`. The body is 22 uniformly random base62 digits (131 bits);
+ * the checksum is the CRC32 of the body in base62, so a mistyped key is recognised offline and rejected
+ * without a lookup. Only the SHA-256 of a key is ever stored.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 
 const PREFIX = 'outlay_';
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-const RANDOM_BYTES = 16;
-/** 62^22 > 2^128, so 22 digits hold every 128-bit body. */
+/** 22 × log2(62) ≈ 131 bits of randomness, above the 128 required. */
 const BODY_LENGTH = 22;
+/** Bytes at or above 4 × 62 are dropped, so that every digit is equally likely. */
+const UNBIASED_BYTE_LIMIT = 248;
 /** 62^6 > 2^32, so 6 digits hold every CRC32. */
 const CHECKSUM_LENGTH = 6;
 const KEY_PATTERN = new RegExp(`^${PREFIX}([0-9A-Za-z]{${BODY_LENGTH}})_([0-9A-Za-z]{${CHECKSUM_LENGTH}})$`);
 
-function toBase62(value: bigint, length: number): string {
+function randomBase62(length: number): string {
   let digits = '';
-  let rest = value;
-  for (let i = 0; i < length; i++) {
-    digits = BASE62[Number(rest % 62n)] + digits;
-    rest /= 62n;
+  while (digits.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < UNBIASED_BYTE_LIMIT && digits.length < length) digits += BASE62[byte % 62];
+    }
   }
   return digits;
 }
 
-const checksumOf = (body: string) => toBase62(BigInt(crc32(body)), CHECKSUM_LENGTH);
+/** Checked on every request, so plain arithmetic: a CRC32 is exact in a double. */
+function checksumOf(body: string): string {
+  let rest = crc32(body);
+  let digits = '';
+  for (let i = 0; i < CHECKSUM_LENGTH; i++) {
+    digits = BASE62[rest % 62] + digits;
+    rest = Math.floor(rest / 62);
+  }
+  return digits;
+}
 
 /** A new random key, to be shown to its owner once. */
 export function generateApiKey(): string {
-  const body = toBase62(BigInt(`0x${randomBytes(RANDOM_BYTES).toString('hex')}`), BODY_LENGTH);
+  const body = randomBase62(BODY_LENGTH);
   return `${PREFIX}${body}_${checksumOf(body)}`;
 }
 
@@ -40,7 +50,7 @@ export function isWellFormedApiKey(key: string): boolean {
 }
 
 /** SHA-256 of the key; the only form in which a key is stored or compared. */
-export const digestApiKey = (key: string): Buffer => createHash('sha256').update(key).digest();
+export const digestApiKey = (key: string): Buffer => hash('sha256', key, 'buffer');
 
 /** A short random identifier: safe to log and to show, unlike the key. */
 export const generateKeyId = (): string => `key_${randomBytes(6).toString('hex')}`;

@@ -50,7 +50,9 @@ export function parseKeysFile(text: string, path: string): KeysFile {
   }
   if (!compiledKeysFile.Check(parsed)) {
     const [first] = compiledKeysFile.Errors(parsed);
-    throw new Error(`keys file ${path} is invalid at '${first?.instancePath ?? ''}': ${first?.message ?? 'unknown error'}`);
+    throw new Error(
+      `keys file ${path} is invalid at '${first?.instancePath ?? ''}': ${first?.message ?? 'unknown error'}`,
+    );
   }
   return parsed as KeysFile;
 }

@@ -14,7 +14,10 @@ export interface NewKeyOptions {
 export type KeySummary = Omit<StoredKey, 'sha256'>;
 
 /** Create a key, store its hash, and return the key itself: the only time it exists outside its owner. */
-export async function createKey(path: string, options: NewKeyOptions): Promise<{ key: string; record: KeySummary }> {
+export async function createKey(
+  path: string,
+  options: NewKeyOptions,
+): Promise<{ key: string; record: KeySummary }> {
   const file = await readKeysFileOrEmpty(path);
   const key = generateApiKey();
   const stored: StoredKey = {

@@ -2,22 +2,60 @@
  * An exact multiset of integers (value → count). PSA is whole dollars and scores have one decimal
  * (stored ×10), so every statistic of a summary can be derived from these maps, and two maps merge by
  * adding counts: that is what makes shard summaries combine into exactly the single-run summary.
- * Memory is proportional to the number of distinct values, never to the number of rows.
+ * Memory is proportional to the number of distinct values (plus a fixed-size window), never to the number
+ * of rows.
  */
 export type CountEntries = readonly (readonly [value: number, count: number])[];
 
+/**
+ * Most values fall in a narrow band (scores are 0–1000, PSAs cluster around the median), so those are
+ * counted in a dense window of a typed array indexed by value: a batch run adds 15 values per row, and with
+ * hundreds of thousands of distinct PSAs spread over many cohorts a Map lookup per add was the batch job's
+ * largest main-thread cost. Values the window cannot reach without passing DENSE_MAX_SPAN go to a Map.
+ */
+const DENSE_MAX_SPAN = 1 << 15;
+const DENSE_INITIAL_SPAN = 1 << 10;
+
 export class CountMap {
-  readonly #counts = new Map<number, number>();
+  /** Counts of the values `#low … #low + #dense.length - 1` (Float64Array: exact for any safe count). */
+  #dense = new Float64Array(0);
+  #low = 0;
+  readonly #sparse = new Map<number, number>();
 
   add(value: number, count = 1): void {
     if (!Number.isSafeInteger(value)) throw new Error(`count map: value ${value} is not a safe integer`);
     if (!Number.isSafeInteger(count) || count < 1)
       throw new Error(`count map: count ${count} is not a positive integer`);
-    this.#counts.set(value, (this.#counts.get(value) ?? 0) + count);
+    const slot = value - this.#low;
+    if (slot >= 0 && slot < this.#dense.length) this.#dense[slot]! += count;
+    else if (this.#widenTo(value)) this.#dense[value - this.#low]! += count;
+    else this.#sparse.set(value, (this.#sparse.get(value) ?? 0) + count);
+  }
+
+  /** Grows the window (doubling, so each value is copied a few times at most) to cover `value`, if it can. */
+  #widenTo(value: number): boolean {
+    const old = this.#dense;
+    if (old.length === DENSE_MAX_SPAN) return false;
+    if (old.length === 0) {
+      this.#dense = new Float64Array(DENSE_INITIAL_SPAN);
+      this.#low = value - DENSE_INITIAL_SPAN / 2;
+      return true;
+    }
+    const low = Math.min(this.#low, value);
+    const needed = Math.max(this.#low + old.length, value + 1) - low;
+    if (needed > DENSE_MAX_SPAN) return false;
+    const span = Math.min(DENSE_MAX_SPAN, Math.max(needed, old.length * 2));
+    // Room is added on the side the new value lies, where further values are likelier.
+    const newLow = value < this.#low ? this.#low + old.length - span : this.#low;
+    const grown = new Float64Array(span);
+    grown.set(old, this.#low - newLow);
+    this.#dense = grown;
+    this.#low = newLow;
+    return true;
   }
 
   addAll(other: CountMap): void {
-    this.addEntries(other.#counts);
+    this.addEntries(other.entries());
   }
 
   addEntries(entries: Iterable<readonly [value: number, count: number]>): void {
@@ -26,7 +64,13 @@ export class CountMap {
 
   /** Entries sorted by value, so that serialised summaries are deterministic. */
   entries(): [value: number, count: number][] {
-    return [...this.#counts].sort((a, b) => a[0] - b[0]);
+    const out: [number, number][] = [...this.#sparse];
+    const dense = this.#dense;
+    for (let slot = 0; slot < dense.length; slot++) {
+      const count = dense[slot]!;
+      if (count > 0) out.push([this.#low + slot, count]);
+    }
+    return out.sort((a, b) => a[0] - b[0]);
   }
 }
 

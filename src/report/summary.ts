@@ -93,6 +93,12 @@ function scoreKey(score: number, field: string): number {
   return key;
 }
 
+function addTo(cohort: CohortAccumulator, psa: number, scoreX10: number, savingsScoreX10: number): void {
+  cohort.psa.add(psa);
+  cohort.scoreX10.add(scoreX10);
+  cohort.savingsScoreX10.add(savingsScoreX10);
+}
+
 export class SummaryBuilder {
   readonly #groupBy: readonly string[];
   readonly #state: SummaryState;
@@ -107,15 +113,11 @@ export class SummaryBuilder {
       throw new Error(`summary: PSA ${row.psa} is not a whole number of dollars`);
     const score = scoreKey(row.score, 'score');
     const savingsScore = scoreKey(row.savingsScore, 'savings score');
-    const add = (cohort: CohortAccumulator) => {
-      cohort.psa.add(row.psa);
-      cohort.scoreX10.add(score);
-      cohort.savingsScoreX10.add(savingsScore);
-    };
-    add(this.#state.overall);
-    this.#state.dimensions.forEach((dimension, i) => {
-      add(this.#state.cohort(i, dimension.cohortOf(row)));
-    });
+    const state = this.#state;
+    addTo(state.overall, row.psa, score, savingsScore);
+    for (let i = 0; i < state.dimensions.length; i++) {
+      addTo(state.cohort(i, state.dimensions[i]!.cohortOf(row)), row.psa, score, savingsScore);
+    }
   }
 
   addRejected(reason: string): void {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { writeFileAtomically } from '../io/output-file.js';
 import { renderReport } from './html.js';
 import type { Summary } from './summary.js';
-import { serializeSummary } from './summary-json.js';
+import { summaryChunks } from './summary-json.js';
 
 export interface ReportFiles {
   readonly summaryPath: string;
@@ -27,7 +27,7 @@ export async function writeSummaryAndReport(
     summaryPath: join(outDir, summaryFileName(name)),
     reportPath: join(outDir, reportFileName(name)),
   };
-  await writeFileAtomically(files.summaryPath, serializeSummary(summary));
+  await writeFileAtomically(files.summaryPath, summaryChunks(summary));
   await writeFileAtomically(files.reportPath, renderReport(summary));
   return files;
 }

@@ -3,7 +3,7 @@
  * the batch job and the server all start here, so they use the same data by default.
  */
 import { createEngine } from '../engine/create-engine.js';
-import type { Engine } from '../engine/types.js';
+import type { LocalEngine } from '../engine/types.js';
 import { DEFAULT_GEO_DIR, loadGeoResolver } from '../geo/load.js';
 import { DEFAULT_MODEL_PATH, loadSpendingModel } from '../model/load.js';
 
@@ -16,7 +16,7 @@ export interface LoadEngineOptions {
   readonly scoreKey?: string | undefined;
 }
 
-export async function loadEngine(options: LoadEngineOptions = {}): Promise<Engine> {
+export async function loadEngine(options: LoadEngineOptions = {}): Promise<LocalEngine> {
   const [model, geo] = await Promise.all([
     loadSpendingModel(options.modelPath ?? DEFAULT_MODEL_PATH),
     loadGeoResolver(options.geoDir ?? DEFAULT_GEO_DIR),

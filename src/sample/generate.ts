@@ -18,7 +18,7 @@ export interface SampleOptions {
 
 const HOUSEHOLD_STREAM = 0;
 const BAD_ROW_STREAM = 1;
-export const BATCH_ROWS = 8192;
+const BATCH_ROWS = 8192;
 
 /** 0-based row positions of the bad rows mapped to their kind order, drawn without replacement (Floyd). */
 export function badRowPositions(rows: number, badRows: number, seed: number): Map<number, number> {

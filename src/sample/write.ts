@@ -1,9 +1,8 @@
 import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, type WriteStream } from 'node:fs';
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { setImmediate as nextTurn } from 'node:timers/promises';
-import { RecordBatchFileWriter } from 'apache-arrow';
+import { finished, pipeline } from 'node:stream/promises';
+import { AsyncByteQueue, RecordBatchFileWriter } from 'apache-arrow';
 import type { SampleRow } from './columns.js';
 import { type SampleOptions, sampleBatches } from './generate.js';
 import { Population } from './population.js';
@@ -21,22 +20,33 @@ const writeCsv = (batches: Iterable<SampleRow[]>, out: string) =>
   pipeline(Readable.from(csvChunks(batches), { objectMode: false }), createWriteStream(out));
 
 /**
- * apache-arrow's Node duplex (RecordBatchFileWriter.throughNode) acknowledges every batch at once and
- * queues the bytes without limit (memory grew ~100 MB per million rows), so batches are fed by hand: one
- * turn of the event loop lets the pipe move a batch's bytes to the file, and a full file buffer pauses
- * generation until it drains.
+ * Hands the Arrow writer's bytes straight to the file stream. apache-arrow otherwise queues them in memory
+ * without limit (its Node duplex acknowledges every batch at once; memory grew ~100 MB per million rows),
+ * so the file stream's buffer becomes the only queue and its backpressure pauses generation.
  */
+class FileSink extends AsyncByteQueue {
+  constructor(private readonly file: WriteStream) {
+    super();
+  }
+
+  override write(value: Parameters<AsyncByteQueue['write']>[0]): void {
+    if (!ArrayBuffer.isView(value)) throw new Error('arrow writer produced a non-binary chunk');
+    if (value.byteLength > 0)
+      this.file.write(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
+  }
+}
+
 async function writeArrow(batches: Iterable<SampleRow[]>, out: string): Promise<void> {
-  const writer = new RecordBatchFileWriter();
   const file = createWriteStream(out);
-  const written = pipeline(writer.toNodeStream(), file);
+  const writer = new RecordBatchFileWriter();
+  writer.reset(new FileSink(file));
   for (const batch of arrowBatches(batches)) {
     writer.write(batch);
-    await nextTurn();
     if (file.writableNeedDrain) await once(file, 'drain');
   }
   writer.finish();
-  await written;
+  file.end();
+  await finished(file);
 }
 
 /** Streams a sample file to disk with flat memory; the generator runs only as fast as the file is written. */

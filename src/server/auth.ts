@@ -62,7 +62,9 @@ export function enforceRouteScopes(app: FastifyInstance, options: AuthOptions): 
   app.addHook('onRoute', (route) => {
     const scope = route.config?.scope;
     if (scope === undefined) {
-      throw new Error(`route ${String(route.method)} ${route.url} declares no scope (config.scope); refusing to start`);
+      throw new Error(
+        `route ${String(route.method)} ${route.url} declares no scope (config.scope); refusing to start`,
+      );
     }
     if (scope === 'public') return;
     const existing = route.onRequest === undefined ? [] : [route.onRequest].flat();

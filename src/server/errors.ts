@@ -38,7 +38,8 @@ function answerFor(error: FastifyError): ErrorAnswer {
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return { status: 413, body: BODY_TOO_LARGE };
   if (error.statusCode === 503) return { status: 503, body: OVERLOADED };
   const status = error.statusCode ?? 500;
-  if (status >= 400 && status < 500) return { status, body: { message: STATUS_CODES[status] ?? 'Bad Request' } };
+  if (status >= 400 && status < 500)
+    return { status, body: { message: STATUS_CODES[status] ?? 'Bad Request' } };
   return { status: 500, body: INTERNAL_ERROR };
 }
 
@@ -46,7 +47,11 @@ function answerFor(error: FastifyError): ErrorAnswer {
  * Fastify's `frameworkErrors` option: errors raised while routing, i.e. a path that cannot even be
  * decoded (FST_ERR_BAD_URL). Such a path names no route.
  */
-export function answerRoutingError(_error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+export function answerRoutingError(
+  _error: FastifyError,
+  _request: FastifyRequest,
+  reply: FastifyReply,
+): void {
   reply.code(404).send(NOT_FOUND);
 }
 
@@ -67,7 +72,10 @@ export function installErrorAnswers(app: FastifyInstance): void {
       reply.code(404).send(NOT_FOUND);
       return;
     }
-    reply.code(405).header('Allow', [...methods].join(', ')).send(METHOD_NOT_ALLOWED);
+    reply
+      .code(405)
+      .header('Allow', [...methods].join(', '))
+      .send(METHOD_NOT_ALLOWED);
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {

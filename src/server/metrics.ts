@@ -17,7 +17,8 @@ export interface Metrics {
   render(): string;
 }
 
-const escapeLabel = (value: string) => value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
+const escapeLabel = (value: string) =>
+  value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
 
 export function createMetrics(): Metrics {
   const requests = new Map<string, { labels: string; count: number }>();
@@ -56,7 +57,8 @@ export function createMetrics(): Metrics {
         '# HELP outlay_http_requests_total HTTP requests answered, by route, method and status.',
         '# TYPE outlay_http_requests_total counter',
       ];
-      for (const { labels, count } of requests.values()) lines.push(`outlay_http_requests_total{${labels}} ${count}`);
+      for (const { labels, count } of requests.values())
+        lines.push(`outlay_http_requests_total{${labels}} ${count}`);
       lines.push(
         '# HELP outlay_http_request_duration_seconds Time from request received to response sent, by route.',
         '# TYPE outlay_http_request_duration_seconds histogram',

@@ -27,7 +27,9 @@ function toJsonSchema(schema: unknown, names: ReadonlyMap<unknown, string>, root
   if (schema !== root && names.has(schema)) return ref(names.get(schema)!);
   if (Array.isArray(schema)) return schema.map((item) => toJsonSchema(item, names, root));
   if (schema === null || typeof schema !== 'object') return schema;
-  return Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, toJsonSchema(value, names, root)]));
+  return Object.fromEntries(
+    Object.entries(schema).map(([key, value]) => [key, toJsonSchema(value, names, root)]),
+  );
 }
 
 function componentSchemas(scoreKey: string): Record<string, unknown> {
@@ -35,7 +37,10 @@ function componentSchemas(scoreKey: string): Record<string, unknown> {
     ['Demographics', Demographics],
     ['GivenBudget', GivenBudget],
     ['OperationRequest', OperationRequest],
-    ...OPERATIONS.map((operation): [string, TSchema] => [operation.responseName, operation.responseSchema(scoreKey)]),
+    ...OPERATIONS.map((operation): [string, TSchema] => [
+      operation.responseName,
+      operation.responseSchema(scoreKey),
+    ]),
     ['ErrorItem', ErrorItem],
     ['InvalidRequestBody', InvalidRequestBody],
     ['ErrorMessage', ErrorMessage],
@@ -47,7 +52,10 @@ function componentSchemas(scoreKey: string): Record<string, unknown> {
 }
 
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
-const RATE_LIMIT_HEADERS = { RateLimit: headerRef('RateLimit'), 'RateLimit-Policy': headerRef('RateLimit-Policy') };
+const RATE_LIMIT_HEADERS = {
+  RateLimit: headerRef('RateLimit'),
+  'RateLimit-Policy': headerRef('RateLimit-Policy'),
+};
 
 const components = (scoreKey: string) => ({
   schemas: componentSchemas(scoreKey),
@@ -62,14 +70,18 @@ const components = (scoreKey: string) => ({
   },
   headers: {
     RateLimit: {
-      description: 'Remaining requests in the current window and seconds until it resets (IETF RateLimit header).',
+      description:
+        'Remaining requests in the current window and seconds until it resets (IETF RateLimit header).',
       schema: { type: 'string', examples: ['"per-key";r=599;t=60'] },
     },
     'RateLimit-Policy': {
       description: "The key's quota per window (IETF RateLimit-Policy header).",
       schema: { type: 'string', examples: ['"per-key";q=600;w=60'] },
     },
-    'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } },
+    'Retry-After': {
+      description: 'Seconds to wait before retrying.',
+      schema: { type: 'integer', minimum: 1 },
+    },
   },
   responses: {
     InvalidRequestBody: {
@@ -79,16 +91,23 @@ const components = (scoreKey: string) => ({
       content: json(ref('InvalidRequestBody')),
     },
     Forbidden: {
-      description: 'Missing, malformed, unknown, revoked or expired key, or a key without this service in its scopes.',
+      description:
+        'Missing, malformed, unknown, revoked or expired key, or a key without this service in its scopes.',
       content: json(ref('ErrorMessage')),
     },
-    PayloadTooLarge: { description: 'Body larger than the limit (16 KiB by default).', content: json(ref('ErrorMessage')) },
+    PayloadTooLarge: {
+      description: 'Body larger than the limit (16 KiB by default).',
+      content: json(ref('ErrorMessage')),
+    },
     TooManyRequests: {
       description: "Over the key's rate limit.",
       headers: { 'Retry-After': headerRef('Retry-After'), ...RATE_LIMIT_HEADERS },
       content: json(ref('ErrorMessage')),
     },
-    InternalError: { description: 'Unexpected failure; details are in the server log only.', content: json(ref('ErrorMessage')) },
+    InternalError: {
+      description: 'Unexpected failure; details are in the server log only.',
+      content: json(ref('ErrorMessage')),
+    },
     Overloaded: {
       description: 'The server is saturated and sheds load instead of queueing.',
       headers: { 'Retry-After': headerRef('Retry-After') },
@@ -112,7 +131,11 @@ function operationPaths(): Record<string, unknown> {
           security: [{ apiKey: [] }],
           requestBody: { required: true, content: json(ref('OperationRequest')) },
           responses: {
-            200: { description: 'Success.', headers: RATE_LIMIT_HEADERS, content: json(ref(operation.responseName)) },
+            200: {
+              description: 'Success.',
+              headers: RATE_LIMIT_HEADERS,
+              content: json(ref(operation.responseName)),
+            },
             400: responseRef('InvalidRequestBody'),
             403: responseRef('Forbidden'),
             413: responseRef('PayloadTooLarge'),
@@ -127,19 +150,33 @@ function operationPaths(): Record<string, unknown> {
 }
 
 const publicGet = (operationId: string, summary: string, responses: Record<string, unknown>) => ({
-  get: { operationId, summary, description: 'Public: no key required.', tags: ['Operations support'], security: [], responses },
+  get: {
+    operationId,
+    summary,
+    description: 'Public: no key required.',
+    tags: ['Operations support'],
+    security: [],
+    responses,
+  },
 });
 
 const publicPaths = () => ({
   '/healthz': publicGet('health', 'Liveness: the process answers.', {
     200: { description: 'Alive.', content: json(ref('HealthStatus')) },
   }),
-  '/readyz': publicGet('readiness', 'Readiness: the model and the keys are loaded and the server is not shutting down.', {
-    200: { description: 'Ready.', content: json(ref('ReadinessStatus')) },
-    503: responseRef('Overloaded'),
-  }),
+  '/readyz': publicGet(
+    'readiness',
+    'Readiness: the model and the keys are loaded and the server is not shutting down.',
+    {
+      200: { description: 'Ready.', content: json(ref('ReadinessStatus')) },
+      503: responseRef('Overloaded'),
+    },
+  ),
   '/metrics': publicGet('metrics', 'Prometheus metrics: requests by route and status, latency histogram.', {
-    200: { description: 'Prometheus text exposition format 0.0.4.', content: { 'text/plain': { schema: { type: 'string' } } } },
+    200: {
+      description: 'Prometheus text exposition format 0.0.4.',
+      content: { 'text/plain': { schema: { type: 'string' } } },
+    },
   }),
   '/openapi.json': publicGet('openapi', 'This document.', {
     200: { description: 'OpenAPI 3.1 document.', content: json({ type: 'object' }) },

@@ -27,6 +27,8 @@ export interface RunServerOptions {
 }
 
 const STOP_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
+/** The logger batches lines (src/server/logger.ts); this bounds how late a line can appear on a quiet server. */
+const LOG_FLUSH_INTERVAL_MS = 1000;
 
 function nextStopSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
@@ -46,7 +48,13 @@ async function readTls(tls: RunServerOptions['tls']) {
 
 export async function runServer(options: RunServerOptions): Promise<void> {
   const logger = createLogger({ level: options.logLevel });
-  const engine = await loadEngine({ modelPath: options.modelPath, geoDir: options.geoDir, scoreKey: options.scoreKey });
+  const flushLogs = setInterval(() => logger.flush(), LOG_FLUSH_INTERVAL_MS);
+  flushLogs.unref();
+  const engine = await loadEngine({
+    modelPath: options.modelPath,
+    geoDir: options.geoDir,
+    scoreKey: options.scoreKey,
+  });
   const keyStore = await openKeyStore({ path: options.keysFile, logger });
   const app = buildServer({
     config: {
@@ -63,10 +71,14 @@ export async function runServer(options: RunServerOptions): Promise<void> {
   try {
     await app.listen({ host: options.host, port: options.port });
     logger.info({ modelVersion: engine.modelVersion, activeKeys: keyStore.size }, 'ready');
+    logger.flush();
     const signal = await stopped;
     logger.info({ signal }, 'stopping: no new connections, finishing in-flight requests');
     const giveUp = setTimeout(() => {
-      logger.error({ timeoutMs: options.shutdownTimeoutMs }, 'in-flight requests did not finish in time; exiting');
+      logger.error(
+        { timeoutMs: options.shutdownTimeoutMs },
+        'in-flight requests did not finish in time; exiting',
+      );
       process.exit(1);
     }, options.shutdownTimeoutMs);
     giveUp.unref();
@@ -75,5 +87,7 @@ export async function runServer(options: RunServerOptions): Promise<void> {
     logger.info('stopped');
   } finally {
     keyStore.close();
+    clearInterval(flushLogs);
+    logger.flush();
   }
 }

@@ -17,7 +17,9 @@ const run = promisify(execFile);
 
 async function outlay(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { env: { ...process.env, OUTLAY_KEYS_FILE: '' } });
+    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], {
+      env: { ...process.env, OUTLAY_KEYS_FILE: '' },
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -27,7 +29,8 @@ async function outlay(...args: string[]): Promise<{ code: number; stdout: string
 
 let keysFile: string;
 beforeAll(() => {
-  if (!existsSync(join(PACKAGE_ROOT, 'dist', 'src', 'cli', 'main.js'))) throw new Error('run `npm run build` first');
+  if (!existsSync(join(PACKAGE_ROOT, 'dist', 'src', 'cli', 'main.js')))
+    throw new Error('run `npm run build` first');
 });
 beforeEach(async () => {
   keysFile = join(await mkdtemp(join(tmpdir(), 'outlay-cli-keys-')), 'keys.json');
@@ -35,7 +38,16 @@ beforeEach(async () => {
 
 describe('outlay keys create', () => {
   it('when given scopes, prints only the new key on stdout and stores only its hash, mode 0600', async () => {
-    const result = await outlay('keys', 'create', '--scopes', 'budgets,scores', '--name', 'mobile app', '--keys', keysFile);
+    const result = await outlay(
+      'keys',
+      'create',
+      '--scopes',
+      'budgets,scores',
+      '--name',
+      'mobile app',
+      '--keys',
+      keysFile,
+    );
     expect(result.code).toBe(0);
     const key = result.stdout.trim();
     expect(isWellFormedApiKey(key)).toBe(true);
@@ -61,11 +73,29 @@ describe('outlay keys create', () => {
 
 describe('outlay keys list and revoke', () => {
   it('when keys exist, lists id, name, scopes, limit, dates; revoke marks one revoked', async () => {
-    const first = (await outlay('keys', 'create', '--scopes', 'budgets', '--name', 'one', '--keys', keysFile)).stdout.trim();
-    await outlay('keys', 'create', '--scopes', 'models', '--rate-limit', '5', '--expires', '2099-06-30', '--keys', keysFile);
+    const first = (
+      await outlay('keys', 'create', '--scopes', 'budgets', '--name', 'one', '--keys', keysFile)
+    ).stdout.trim();
+    await outlay(
+      'keys',
+      'create',
+      '--scopes',
+      'models',
+      '--rate-limit',
+      '5',
+      '--expires',
+      '2099-06-30',
+      '--keys',
+      keysFile,
+    );
     const listed = JSON.parse((await outlay('keys', 'list', '--json', '--keys', keysFile)).stdout);
     expect(listed).toHaveLength(2);
-    expect(listed[1]).toMatchObject({ scopes: ['models'], rateLimit: 5, expires: '2099-06-30T00:00:00.000Z', revoked: null });
+    expect(listed[1]).toMatchObject({
+      scopes: ['models'],
+      rateLimit: 5,
+      expires: '2099-06-30T00:00:00.000Z',
+      revoked: null,
+    });
     expect(JSON.stringify(listed)).not.toContain('sha256');
 
     const table = (await outlay('keys', 'list', '--keys', keysFile)).stdout;

@@ -40,7 +40,10 @@ describe('openKeyStore authenticate', () => {
   it('when presented an unknown, malformed, revoked or expired key, returns undefined', async () => {
     const revoked = await createKey(keysFile, { scopes: ['scores'] });
     await revokeKey(keysFile, revoked.record.id);
-    const expiring = await createKey(keysFile, { scopes: ['scores'], expires: new Date(Date.now() + 60_000) });
+    const expiring = await createKey(keysFile, {
+      scopes: ['scores'],
+      expires: new Date(Date.now() + 60_000),
+    });
     store = await openKeyStore({ path: keysFile, logger: captureLogs().logger });
     expect(store.authenticate(generateApiKey(), Date.now())).toBeUndefined();
     expect(store.authenticate('outlay_nonsense', Date.now())).toBeUndefined();

@@ -20,13 +20,22 @@ describe('createKey', () => {
     expect(text).not.toContain(key);
     expect(text).toContain(digestApiKey(key).toString('hex'));
     expect((await stat(keysFile)).mode & 0o777).toBe(0o600);
-    expect(record).toMatchObject({ name: 'app', scopes: ['budgets', 'scores'], rateLimit: null, revoked: null });
+    expect(record).toMatchObject({
+      name: 'app',
+      scopes: ['budgets', 'scores'],
+      rateLimit: null,
+      revoked: null,
+    });
     expect(record).not.toHaveProperty('sha256');
   });
 
   it('when keys are added, keeps the earlier ones and leaves no temporary file behind', async () => {
     await createKey(keysFile, { scopes: ['budgets'] });
-    await createKey(keysFile, { scopes: ['models'], rateLimit: 10, expires: new Date('2099-01-01T00:00:00Z') });
+    await createKey(keysFile, {
+      scopes: ['models'],
+      rateLimit: 10,
+      expires: new Date('2099-01-01T00:00:00Z'),
+    });
     const keys = await listKeys(keysFile);
     expect(keys.map((key) => key.scopes)).toEqual([['budgets'], ['models']]);
     expect(keys[1]).toMatchObject({ rateLimit: 10, expires: '2099-01-01T00:00:00.000Z' });
@@ -52,7 +61,13 @@ describe('revokeKey', () => {
 describe('readKeysFile', () => {
   it.each([
     ['not JSON', '{', /not valid JSON/],
-    ['an unknown scope', '{"version":1,"keys":[{"id":"key_000000000000","name":"","sha256":"' + '0'.repeat(64) + '","scopes":["admin"],"rateLimit":null,"created":"2020-01-01T00:00:00Z","expires":null,"revoked":null}]}', /keys\/0\/scopes\/0/],
+    [
+      'an unknown scope',
+      '{"version":1,"keys":[{"id":"key_000000000000","name":"","sha256":"' +
+        '0'.repeat(64) +
+        '","scopes":["admin"],"rateLimit":null,"created":"2020-01-01T00:00:00Z","expires":null,"revoked":null}]}',
+      /keys\/0\/scopes\/0/,
+    ],
     ['a wrong version', '{"version":2,"keys":[]}', /version/],
   ])('when the file holds %s, throws naming the problem', async (_case, text, message) => {
     await writeFile(keysFile, text);

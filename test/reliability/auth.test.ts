@@ -22,7 +22,11 @@ vi.mock('node:crypto', async (importOriginal) => {
   return { ...original, timingSafeEqual: vi.fn(original.timingSafeEqual) };
 });
 
-const ENDPOINTS = ['/v1.0/budgets/generate', '/v1.0/scores/generate', '/v1.0/demographics/models/generate'] as const;
+const ENDPOINTS = [
+  '/v1.0/budgets/generate',
+  '/v1.0/scores/generate',
+  '/v1.0/demographics/models/generate',
+] as const;
 const VALID_BODY = JSON.stringify({ demographics: { net_annual_income: 52_000, zip: '30301', age: 40 } });
 /** How long a revocation may take to reach a running server (it reloads the keys file on change). */
 const REVOCATION_DEADLINE_MS = 10_000;
@@ -48,7 +52,12 @@ beforeAll(async () => {
     budgetsOnly: await createKeyWithCli(keysFile, 'budgets'),
     toRevoke: await createKeyWithCli(keysFile),
     // The CLI refuses a past expiry, so the expired key is made with the library the CLI calls.
-    expired: (await createKey(keysFile, { scopes: ['budgets', 'scores', 'models'], expires: new Date(Date.now() - 1_000) })).key,
+    expired: (
+      await createKey(keysFile, {
+        scopes: ['budgets', 'scores', 'models'],
+        expires: new Date(Date.now() - 1_000),
+      })
+    ).key,
   };
   server = await startServe({ keysFile });
 });
@@ -111,18 +120,26 @@ describe('POST endpoints with a bad key', () => {
     ['prefix only', () => 'outlay_', ENDPOINTS],
     ['lower-cased', () => keys.all.toLowerCase(), ENDPOINTS],
     ['without its checksum', () => keys.all.slice(0, keys.all.lastIndexOf('_')), ENDPOINTS],
-    ['another key with its checksum', () => `${keys.all.slice(0, keys.all.lastIndexOf('_'))}${keys.budgetsOnly.slice(keys.budgetsOnly.lastIndexOf('_'))}`, ENDPOINTS],
+    [
+      'another key with its checksum',
+      () =>
+        `${keys.all.slice(0, keys.all.lastIndexOf('_'))}${keys.budgetsOnly.slice(keys.budgetsOnly.lastIndexOf('_'))}`,
+      ENDPOINTS,
+    ],
     ['well formed but unknown', () => generateApiKey(), ENDPOINTS],
     ['Bearer-prefixed', () => `Bearer ${keys.all}`, ENDPOINTS],
     ['8 KiB long', () => `outlay_${'A'.repeat(8 * 1024)}`, ENDPOINTS],
   ];
-  it.each(badKeys)('when the key is %s, every endpoint answers 403 {"message":"Forbidden"}', async (name, key, paths) => {
-    for (const path of paths) {
-      const answer = await post(path, key());
-      rejections.push({ key: name, status: answer.status });
-      expect(answer).toEqual({ status: 403, body: { message: 'Forbidden' } });
-    }
-  });
+  it.each(badKeys)(
+    'when the key is %s, every endpoint answers 403 {"message":"Forbidden"}',
+    async (name, key, paths) => {
+      for (const path of paths) {
+        const answer = await post(path, key());
+        rejections.push({ key: name, status: answer.status });
+        expect(answer).toEqual({ status: 403, body: { message: 'Forbidden' } });
+      }
+    },
+  );
 
   it('when the key has expired, every endpoint answers 403', async () => {
     for (const path of ENDPOINTS) {
@@ -167,7 +184,10 @@ describe('server logs', () => {
   it('after requests with valid, invalid, revoked and expired keys, in headers, paths and query strings, no key string is in the logs', async () => {
     for (const key of Object.values(keys)) {
       await post(ENDPOINTS[1], key);
-      await fetch(`${server.url}/v1.0/${key}?api_key=${key}`, { method: 'POST', headers: { 'x-api-key': key } }).then((r) => r.text());
+      await fetch(`${server.url}/v1.0/${key}?api_key=${key}`, {
+        method: 'POST',
+        headers: { 'x-api-key': key },
+      }).then((r) => r.text());
       await fetch(`${server.url}${ENDPOINTS[0]}?x-api-key=${key}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-api-key': key },

@@ -67,10 +67,13 @@ describe('POST endpoints authentication', () => {
     ['malformed JSON', '{"demographics":'],
     ['an invalid body', { demographics: { zip: 12345 } }],
     ['an oversized body', JSON.stringify({ pad: 'x'.repeat(64 * 1024) })],
-  ])('when a bad key comes with %s, answers 403, not 400 or 413 (the key is checked first)', async (_case, body) => {
-    const answer = await post(server.url + PATHS.budgets, body, { 'x-api-key': server.keys.scoresOnly });
-    expect(answer.status).toBe(403);
-  });
+  ])(
+    'when a bad key comes with %s, answers 403, not 400 or 413 (the key is checked first)',
+    async (_case, body) => {
+      const answer = await post(server.url + PATHS.budgets, body, { 'x-api-key': server.keys.scoresOnly });
+      expect(answer.status).toBe(403);
+    },
+  );
 
   it('when the key carries each scope, the matching endpoint answers 200', async () => {
     for (const [path, keyName] of [
@@ -78,7 +81,9 @@ describe('POST endpoints authentication', () => {
       ['scores', 'scoresOnly'],
       ['models', 'modelsOnly'],
     ] as const) {
-      expect((await post(server.url + PATHS[path], VALID, { 'x-api-key': server.keys[keyName] })).status).toBe(200);
+      expect(
+        (await post(server.url + PATHS[path], VALID, { 'x-api-key': server.keys[keyName] })).status,
+      ).toBe(200);
     }
   });
 });
@@ -90,7 +95,12 @@ describe('access logs', () => {
     const text = server.logs.lines.join('\n');
     for (const key of Object.values(server.keys)) expect(text).not.toContain(key.slice('outlay_'.length, -7));
     const line = server.logs.records().find((record) => record.keyId === server.keyIds.all);
-    expect(line).toMatchObject({ route: PATHS.budgets, method: 'POST', status: 200, keyId: server.keyIds.all });
+    expect(line).toMatchObject({
+      route: PATHS.budgets,
+      method: 'POST',
+      status: 200,
+      keyId: server.keyIds.all,
+    });
     expect(line).toHaveProperty('reqId');
     expect(typeof line?.ms).toBe('number');
     expect(text).not.toContain('"zip"');

@@ -35,7 +35,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const valueOf = <T>(result: { ok: true; value: T } | { ok: false }) => {
+const accepted = <T>(result: { ok: true; value: T } | { ok: false }) => {
   if (!result.ok) throw new Error('engine rejected the test request');
   return result.value;
 };
@@ -48,10 +48,11 @@ describe('POST /v1.0/budgets/generate', () => {
     const body = answer.body as { budget: Record<string, number> };
     expect(Object.keys(body)).toEqual(['budget']);
     expect(Object.keys(body.budget).sort()).toEqual([...CATEGORIES].sort());
-    for (const amount of Object.values(body.budget)) expect(Number.isInteger(amount) && amount >= 0).toBe(true);
+    for (const amount of Object.values(body.budget))
+      expect(Number.isInteger(amount) && amount >= 0).toBe(true);
     expect(body.budget.mortgage_and_rent).toBe(14_400);
     expect(Object.values(body.budget).reduce((sum, amount) => sum + amount, 0)).toBe(50_000);
-    expect(body).toEqual(valueOf(engine.budget(REQUEST)));
+    expect(body).toEqual(accepted(engine.budget(REQUEST)));
   });
 });
 
@@ -64,19 +65,24 @@ describe('POST /v1.0/scores/generate', () => {
     expect(body['Predicted Saving Ability']).toMatch(/^-?\d+$/);
     expect(body.OUTLAY).toMatch(/^\d{1,3}\.\d$/);
     expect(body.SAViNGS).toMatch(/^\d{1,3}\.\d$/);
-    expect(body).toEqual(valueOf(engine.score(REQUEST)));
+    expect(body).toEqual(accepted(engine.score(REQUEST)));
   });
 });
 
 describe('POST /v1.0/demographics/models/generate', () => {
   it('when the body is valid, answers 200 {"model": 38 whole amounts}', async () => {
-    const answer = await post(server.url + MODELS, { demographics: REQUEST.demographics }, { 'x-api-key': key });
+    const answer = await post(
+      server.url + MODELS,
+      { demographics: REQUEST.demographics },
+      { 'x-api-key': key },
+    );
     expect(answer.status).toBe(200);
     const body = answer.body as { model: Record<string, number> };
     expect(Object.keys(body)).toEqual(['model']);
     expect(Object.keys(body.model).sort()).toEqual([...CATEGORIES].sort());
-    for (const amount of Object.values(body.model)) expect(Number.isInteger(amount) && amount >= 0).toBe(true);
-    expect(body).toEqual(valueOf(engine.model({ demographics: REQUEST.demographics })));
+    for (const amount of Object.values(body.model))
+      expect(Number.isInteger(amount) && amount >= 0).toBe(true);
+    expect(body).toEqual(accepted(engine.model({ demographics: REQUEST.demographics })));
   });
 });
 
@@ -89,7 +95,11 @@ const BAD_BODIES: [string, unknown, string][] = [
   ['an empty object', {}, '/demographics'],
   ['a ZIP sent as a number', demographics({ zip: 60601 }), '/demographics/zip'],
   ['a 4-digit ZIP', demographics({ zip: '6060' }), '/demographics/zip'],
-  ['an income sent as a string', demographics({ net_annual_income: '50000' }), '/demographics/net_annual_income'],
+  [
+    'an income sent as a string',
+    demographics({ net_annual_income: '50000' }),
+    '/demographics/net_annual_income',
+  ],
   ['a zero income', demographics({ net_annual_income: 0 }), '/demographics/net_annual_income'],
   ['an income over the bound', demographics({ net_annual_income: 1e12 }), '/demographics/net_annual_income'],
   ['no income', { demographics: { zip: '60601' } }, '/demographics/net_annual_income'],
@@ -115,13 +125,13 @@ describe('400 Invalid request body', () => {
   it.each(BAD_BODIES.map(([name, body, path]) => ({ name, body, path })))(
     'when the body is $name, answers 400 naming path "$path"',
     async ({ body, path }) => {
-    const answer = await post(server.url + BUDGETS, body, { 'x-api-key': key });
-    expect(answer.status).toBe(400);
-    const error = answer.body as { message: string; errors: { path: string; message: string }[] };
-    expect(error.message).toBe('Invalid request body');
-    expect(error.errors.length).toBeGreaterThan(0);
-    expect(error.errors.map((item) => item.path)).toContain(path);
-    for (const item of error.errors) expect(typeof item.message).toBe('string');
+      const answer = await post(server.url + BUDGETS, body, { 'x-api-key': key });
+      expect(answer.status).toBe(400);
+      const error = answer.body as { message: string; errors: { path: string; message: string }[] };
+      expect(error.message).toBe('Invalid request body');
+      expect(error.errors.length).toBeGreaterThan(0);
+      expect(error.errors.map((item) => item.path)).toContain(path);
+      for (const item of error.errors) expect(typeof item.message).toBe('string');
     },
   );
 
@@ -140,7 +150,11 @@ describe('400 Invalid request body', () => {
 
   it('when the content type is missing, answers 400 (with or without a body)', async () => {
     for (const body of [JSON.stringify(REQUEST), undefined]) {
-      const response = await fetch(server.url + MODELS, { method: 'POST', headers: { 'x-api-key': key }, body });
+      const response = await fetch(server.url + MODELS, {
+        method: 'POST',
+        headers: { 'x-api-key': key },
+        body,
+      });
       const answer = await read(response);
       expect(answer.status).toBe(400);
       expect((answer.body as { message: string }).message).toBe('Invalid request body');

@@ -21,7 +21,9 @@ const CHROMIUM_ARGS = [
 ];
 const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium) {
-  process.stderr.write(`docs-page.test: skipped, no Chromium at ${CHROMIUM} (set OUTLAY_CHROMIUM or apt-get install chromium)\n`);
+  process.stderr.write(
+    `docs-page.test: skipped, no Chromium at ${CHROMIUM} (set OUTLAY_CHROMIUM or apt-get install chromium)\n`,
+  );
 }
 
 let server: TestServer;
@@ -44,9 +46,13 @@ describe.skipIf(!hasChromium)('GET /docs in headless Chromium', () => {
       expect(response?.status()).toBe(200);
       await page.waitForSelector('.opblock-summary-path', { timeout: 30_000 });
 
-      expect(await page.locator('.info .title').innerText()).toContain('Outlay API');
-      const paths = await page.locator('.opblock-summary-path').allInnerTexts();
-      for (const path of ['/v1.0/budgets/generate', '/v1.0/scores/generate', '/v1.0/demographics/models/generate']) {
+      expect(await page.locator('.info .title').textContent()).toContain('Outlay API');
+      const paths = await page.locator('.opblock-summary-path').allTextContents();
+      for (const path of [
+        '/v1.0/budgets/generate',
+        '/v1.0/scores/generate',
+        '/v1.0/demographics/models/generate',
+      ]) {
         expect(paths.map((text) => text.replace(/\u200b/g, ''))).toContain(path);
       }
       expect(pageErrors).toEqual([]);

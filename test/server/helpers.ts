@@ -75,7 +75,11 @@ export async function startTestServer(options: TestServerOptions): Promise<TestS
   await revokeKey(keysFile, keyIds.revoked);
 
   const { logger, logs } = captureLogs();
-  const keyStore = await openKeyStore({ path: keysFile, logger, pollIntervalMs: options.pollIntervalMs ?? 200 });
+  const keyStore = await openKeyStore({
+    path: keysFile,
+    logger,
+    pollIntervalMs: options.pollIntervalMs ?? 200,
+  });
   const app = buildServer({
     // The tests share the server's event loop and block it themselves (validator compilation, browsers),
     // which must not count as server overload; the shedding test sets its own threshold.

@@ -9,11 +9,17 @@ import { loadEngine } from '../../src/runtime/load-engine.js';
 import { type Answer, post, read, startTestServer, type TestServer } from './helpers.js';
 
 type Document = {
-  paths: Record<string, Record<string, { responses: Record<string, { $ref?: string; content?: Record<string, unknown> }> }>>;
+  paths: Record<
+    string,
+    Record<string, { responses: Record<string, { $ref?: string; content?: Record<string, unknown> }> }>
+  >;
   components: { responses: Record<string, { content?: Record<string, unknown> }> };
 };
 
-const REQUEST = { demographics: { zip: '10001', net_annual_income: 72_000, age: 35 }, budget: { savings: 2_400 } };
+const REQUEST = {
+  demographics: { zip: '10001', net_annual_income: 72_000, age: 35 },
+  budget: { savings: 2_400 },
+};
 
 let server: TestServer;
 let document: Document;
@@ -53,14 +59,22 @@ describe('GET /openapi.json', () => {
     for (const path of ['/healthz', '/readyz', '/metrics', '/openapi.json', '/docs']) {
       expect(document.paths[path]?.get).toMatchObject({ security: [] });
     }
-    for (const path of ['/v1.0/budgets/generate', '/v1.0/scores/generate', '/v1.0/demographics/models/generate']) {
+    for (const path of [
+      '/v1.0/budgets/generate',
+      '/v1.0/scores/generate',
+      '/v1.0/demographics/models/generate',
+    ]) {
       expect(document.paths[path]?.post).toMatchObject({ security: [{ apiKey: [] }] });
     }
   });
 });
 
 describe('responses against the document', () => {
-  const operations = ['/v1.0/budgets/generate', '/v1.0/scores/generate', '/v1.0/demographics/models/generate'];
+  const operations = [
+    '/v1.0/budgets/generate',
+    '/v1.0/scores/generate',
+    '/v1.0/demographics/models/generate',
+  ];
 
   it.each(operations)('POST %s: 200, 400, 403 and 413 bodies match their declared schemas', async (path) => {
     const key = { 'x-api-key': server.keys.all };
@@ -83,7 +97,10 @@ describe('responses against the document', () => {
 
   it('POST with a rate-limited key: the 429 body matches its declared schema', async () => {
     let answer: Answer;
-    do answer = await post(server.url + '/v1.0/budgets/generate', REQUEST, { 'x-api-key': server.keys.limited });
+    do
+      answer = await post(`${server.url}/v1.0/budgets/generate`, REQUEST, {
+        'x-api-key': server.keys.limited,
+      });
     while (answer.status === 200);
     expect(answer.status).toBe(429);
     expectMatchesDocument('/v1.0/budgets/generate', 'post', answer);

@@ -20,7 +20,8 @@ const BODY = JSON.stringify({ demographics: { zip: '94110', net_annual_income: 9
 let dir: string;
 let child: ChildProcess | undefined;
 beforeAll(() => {
-  if (!existsSync(join(PACKAGE_ROOT, 'dist', 'src', 'cli', 'main.js'))) throw new Error('run `npm run build` first');
+  if (!existsSync(join(PACKAGE_ROOT, 'dist', 'src', 'cli', 'main.js')))
+    throw new Error('run `npm run build` first');
 });
 afterEach(async () => {
   if (child?.exitCode === null) child.kill('SIGKILL');
@@ -64,7 +65,11 @@ describe('outlay serve', () => {
     // An in-flight request: headers and half the body sent before SIGTERM, the rest after.
     const inFlight = request(`${url}/v1.0/scores/generate`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': key, 'content-length': Buffer.byteLength(BODY) },
+      headers: {
+        'content-type': 'application/json',
+        'x-api-key': key,
+        'content-length': Buffer.byteLength(BODY),
+      },
     });
     const answered = once(inFlight, 'response');
     inFlight.write(BODY.slice(0, 10));

@@ -1,18 +1,24 @@
 /**
  * `outlay build-model`: rebuilds data/ce extracts, data/geo (when --geo-dir is given) and the model
  * artifact from the raw shared folders. The CPI folder is found next to --ce-dir (`<ce-dir>/../cpi`).
+ * With `--validate` it instead recomputes the model card's validation tables from the committed extract and
+ * artifact and writes them into docs/model.md (between its `<!-- generated:… -->` markers).
  */
 import { writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { BUILD_COMMAND, buildModel } from '../../../jobs/build-model/build.js';
+import { validateModel, writeSections } from '../../../jobs/build-model/validate.js';
 import { extractGeo } from '../../../jobs/extract/geo.js';
+import { loadGeoResolver } from '../../geo/load.js';
 import { DATA_DIR } from '../../paths.js';
 
 interface BuildModelArgs {
   'ce-dir': string;
   'geo-dir': string;
   out: string;
+  validate: boolean;
+  doc: string;
 }
 
 export const buildModelCommand: CommandModule<object, BuildModelArgs> = {
@@ -26,18 +32,31 @@ export const buildModelCommand: CommandModule<object, BuildModelArgs> = {
         demandOption: true,
         describe: 'raw geography folder (shared/geo)',
       })
-      .option('out', { type: 'string', default: 'data/model/outlay-model.json', describe: 'artifact path' }),
+      .option('out', { type: 'string', default: 'data/model/outlay-model.json', describe: 'artifact path' })
+      .option('validate', {
+        type: 'boolean',
+        default: false,
+        describe: 'regenerate the validation tables of the model card instead of building',
+      })
+      .option('doc', { type: 'string', default: 'docs/model.md', describe: 'model card path (--validate)' }),
   handler: async (args) => {
     const ceDir = resolve(args['ce-dir']);
     const geoDir = resolve(args['geo-dir']);
+    const cpiDir = join(dirname(ceDir), 'cpi');
+    if (args.validate) {
+      const sections = validateModel({
+        ceDir,
+        geoDir,
+        cpiDir,
+        dataDir: DATA_DIR,
+        resolver: await loadGeoResolver(),
+      });
+      writeSections(resolve(args.doc), sections);
+      process.stderr.write(`outlay build-model --validate: wrote ${args.doc}\n`);
+      return;
+    }
     await extractGeo(geoDir, join(DATA_DIR, 'geo'));
-    const { artifact } = buildModel({
-      command: BUILD_COMMAND,
-      ceDir,
-      geoDir,
-      cpiDir: join(dirname(ceDir), 'cpi'),
-      dataDir: DATA_DIR,
-    });
+    const { artifact } = buildModel({ command: BUILD_COMMAND, ceDir, geoDir, cpiDir, dataDir: DATA_DIR });
     writeFileSync(resolve(args.out), `${JSON.stringify(artifact)}\n`);
     process.stderr.write(`outlay build-model: wrote ${args.out}\n`);
   },

@@ -40,16 +40,24 @@ function parseExpiry(value: string): Date {
 }
 
 function parseRateLimit(value: number): number {
-  if (!Number.isSafeInteger(value) || value < 1) throw new Error(`--rate-limit must be a positive integer, got '${value}'`);
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new Error(`--rate-limit must be a positive integer, got '${value}'`);
   return value;
 }
 
-const createCommand: CommandModule<KeysArgs, KeysArgs & { scopes: string; name?: string; expires?: string; 'rate-limit'?: number }> = {
+const createCommand: CommandModule<
+  KeysArgs,
+  KeysArgs & { scopes: string; name?: string; expires?: string; 'rate-limit'?: number }
+> = {
   command: 'create',
   describe: 'Create a key and print it (once)',
   builder: (yargs) =>
     keysFileOption(yargs)
-      .option('scopes', { type: 'string', demandOption: true, describe: `Comma-separated: ${SCOPES.join(',')}` })
+      .option('scopes', {
+        type: 'string',
+        demandOption: true,
+        describe: `Comma-separated: ${SCOPES.join(',')}`,
+      })
       .option('name', { type: 'string', describe: 'Who or what the key is for' })
       .option('expires', { type: 'string', describe: 'Expiry date or timestamp (ISO 8601)' })
       .option('rate-limit', { type: 'number', describe: "Requests per minute (default: the server's)" }),
@@ -82,13 +90,21 @@ const COLUMNS: [string, (key: KeySummary) => string][] = [
 function table(keys: KeySummary[]): string {
   const rows = [COLUMNS.map(([title]) => title), ...keys.map((key) => COLUMNS.map(([, cell]) => cell(key)))];
   const widths = COLUMNS.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
-  return rows.map((row) => row.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((row) =>
+      row
+        .map((cell, i) => cell.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 const listCommand: CommandModule<KeysArgs, KeysArgs & { json: boolean }> = {
   command: 'list',
   describe: 'List keys (never the keys themselves)',
-  builder: (yargs) => keysFileOption(yargs).option('json', { type: 'boolean', default: false, describe: 'JSON output' }),
+  builder: (yargs) =>
+    keysFileOption(yargs).option('json', { type: 'boolean', default: false, describe: 'JSON output' }),
   handler: async (args) => {
     const keys = await listKeys(keysFileOf(args));
     process.stdout.write(args.json ? `${JSON.stringify(keys, null, 2)}\n` : `${table(keys)}\n`);

@@ -31,8 +31,15 @@ const SERVE_OPTIONS = {
   },
   model: { env: 'OUTLAY_MODEL', describe: 'Model artifact (default: the shipped one)' },
   'geo-dir': { env: 'OUTLAY_GEO_DIR', describe: 'Geography extracts directory (default: the shipped one)' },
-  'score-key': { env: 'OUTLAY_SCORE_KEY', describe: 'Key of the main score in score responses (default OUTLAY)' },
-  'log-level': { env: 'OUTLAY_LOG_LEVEL', describe: 'fatal, error, warn, info, debug, trace or silent', default: 'info' },
+  'score-key': {
+    env: 'OUTLAY_SCORE_KEY',
+    describe: 'Key of the main score in score responses (default OUTLAY)',
+  },
+  'log-level': {
+    env: 'OUTLAY_LOG_LEVEL',
+    describe: 'fatal, error, warn, info, debug, trace or silent',
+    default: 'info',
+  },
   'shutdown-timeout': {
     env: 'OUTLAY_SHUTDOWN_TIMEOUT',
     describe: 'Seconds in-flight requests get to finish after SIGTERM',
@@ -46,11 +53,13 @@ const LOG_LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 
 
 function positiveInteger(flag: string, value: string | number | undefined): number {
   const number = Number(value);
-  if (!Number.isSafeInteger(number) || number < 1) throw new Error(`--${flag} must be a positive integer, got '${value}'`);
+  if (!Number.isSafeInteger(number) || number < 1)
+    throw new Error(`--${flag} must be a positive integer, got '${value}'`);
   return number;
 }
 
-const optionalString = (value: string | number | undefined) => (value === undefined ? undefined : String(value));
+const optionalString = (value: string | number | undefined) =>
+  value === undefined ? undefined : String(value);
 
 function builder(yargs: Argv): Argv<ServeArgs> {
   for (const [flag, option] of Object.entries(SERVE_OPTIONS) as [string, ServeOption][]) {
@@ -69,11 +78,13 @@ async function handler(args: ServeArgs): Promise<void> {
   if (keysFile === undefined) throw new Error('--keys FILE (or OUTLAY_KEYS_FILE) is required');
   const certFile = optionalString(args['tls-cert']);
   const keyFile = optionalString(args['tls-key']);
-  if ((certFile === undefined) !== (keyFile === undefined)) throw new Error('--tls-cert and --tls-key go together');
+  if ((certFile === undefined) !== (keyFile === undefined))
+    throw new Error('--tls-cert and --tls-key go together');
   const logLevel = String(args['log-level']);
   if (!LOG_LEVELS.has(logLevel)) throw new Error(`--log-level must be one of ${[...LOG_LEVELS].join(', ')}`);
   const port = Number(args.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`--port must be 0-65535, got '${args.port}'`);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new Error(`--port must be 0-65535, got '${args.port}'`);
   // Loaded here, not at the top: every other command would otherwise pay for Fastify and the engine at startup.
   const { runServer } = await import('../../server/run.js');
   await runServer({

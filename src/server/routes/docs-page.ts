@@ -48,7 +48,10 @@ export function registerDocsPage(app: FastifyInstance): void {
     app.get(`/docs/${asset.file}`, { config: { scope: 'public' } }, async (_request, reply) => {
       // Read on first use: most servers never serve the docs, and the bundle is 1.7 MB.
       contents ??= readFile(join(ASSET_DIR, asset.file));
-      return reply.type(asset.type).header('cache-control', CACHE_A_DAY).send(await contents);
+      return reply
+        .type(asset.type)
+        .header('cache-control', CACHE_A_DAY)
+        .send(await contents);
     });
   }
 }

@@ -26,9 +26,13 @@ export function registerPublicRoutes(app: FastifyInstance, options: PublicRouteO
   const openApiJson = JSON.stringify(options.openApi);
 
   // Liveness must answer even when load is being shed, or an orchestrator would restart a busy server.
-  app.get('/healthz', { config: { scope: 'public', pressureHandler: () => undefined } }, (_request, reply) => {
-    reply.send(HEALTHY);
-  });
+  app.get(
+    '/healthz',
+    { config: { scope: 'public', pressureHandler: () => undefined } },
+    (_request, reply) => {
+      reply.send(HEALTHY);
+    },
+  );
   // The engine and the key store exist only once loaded; while closing, Fastify answers 503 itself.
   app.get('/readyz', { config: { scope: 'public' } }, (_request, reply) => {
     reply.send({ status: 'ready', modelVersion: engine.modelVersion, activeKeys: keyStore.size });

@@ -44,7 +44,8 @@ function budgetViolations(request: Request, response: Record<string, unknown>): 
     const amount = given[category];
     if (amount !== undefined) {
       fixed += Math.round(amount);
-      if (budget[category] !== Math.round(amount)) problems.push(`given ${category} ${amount} came back as ${budget[category]}`);
+      if (budget[category] !== Math.round(amount))
+        problems.push(`given ${category} ${amount} came back as ${budget[category]}`);
     } else if (NEVER_FILLED.has(category)) {
       if (budget[category] !== 0) problems.push(`${category} was not given but is ${budget[category]}`);
     } else {
@@ -54,7 +55,8 @@ function budgetViolations(request: Request, response: Record<string, unknown>): 
   const net = Math.round(request.demographics.net_annual_income);
   const sum = CATEGORIES.reduce((total, c) => total + budget[c]!, 0);
   const expected = fillable === 0 ? fixed : Math.max(net, fixed);
-  if (sum !== expected) problems.push(`budget adds up to ${sum}, expected ${expected} (net ${net}, fixed ${fixed})`);
+  if (sum !== expected)
+    problems.push(`budget adds up to ${sum}, expected ${expected} (net ${net}, fixed ${fixed})`);
   return problems;
 }
 
@@ -62,7 +64,8 @@ function modelViolations(response: Record<string, unknown>): string[] {
   if (!sameKeys(response, ['model'])) return ['model response must have exactly the key "model"'];
   const problems = wholeAmounts(response.model, 'model');
   const model = response.model as Record<string, number>;
-  if (problems.length === 0 && model.other_debt_payments !== 0) problems.push('model.other_debt_payments must be 0');
+  if (problems.length === 0 && model.other_debt_payments !== 0)
+    problems.push('model.other_debt_payments must be 0');
   return problems;
 }
 
@@ -80,11 +83,14 @@ function expectedTenths(psa: number, savings: number, net: number): number {
 
 function scoreViolations(request: Request, response: Record<string, unknown>): string[] {
   if (!sameKeys(response, [PSA_KEY, DEFAULT_SCORE_KEY, SAVINGS_SCORE_KEY])) {
-    return [`score response must have exactly the keys ${PSA_KEY}, ${DEFAULT_SCORE_KEY}, ${SAVINGS_SCORE_KEY}`];
+    return [
+      `score response must have exactly the keys ${PSA_KEY}, ${DEFAULT_SCORE_KEY}, ${SAVINGS_SCORE_KEY}`,
+    ];
   }
   const problems: string[] = [];
   const psaText = response[PSA_KEY];
-  if (typeof psaText !== 'string' || !/^-?[0-9]+$/.test(psaText)) return [`PSA ${JSON.stringify(psaText)} is not a whole number string`];
+  if (typeof psaText !== 'string' || !/^-?[0-9]+$/.test(psaText))
+    return [`PSA ${JSON.stringify(psaText)} is not a whole number string`];
   const psa = Number(psaText);
   const net = request.demographics.net_annual_income;
   // Spending is never negative, so nothing can be saved beyond the whole monthly income.
@@ -97,7 +103,9 @@ function scoreViolations(request: Request, response: Record<string, unknown>): s
   for (const [text, what, expected] of checks) {
     const tenths = scoreTenths(text, what, problems);
     if (Math.abs(tenths - expected) > TENTHS_TOLERANCE) {
-      problems.push(`${what} ${String(text)} does not follow from PSA ${psa} (expected ${(expected / 10).toFixed(3)})`);
+      problems.push(
+        `${what} ${String(text)} does not follow from PSA ${psa} (expected ${(expected / 10).toFixed(3)})`,
+      );
     }
   }
   return problems;

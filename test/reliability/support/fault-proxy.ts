@@ -25,7 +25,11 @@ export interface FaultPlan {
   /** Share of requests whose connection is reset mid-answer. */
   readonly resetShare?: number;
   /** 429 storms: every `everyMs` a storm of `lastingMs` answers everything 429 with `Retry-After: retryAfterSeconds`. */
-  readonly storms?: { readonly everyMs: number; readonly lastingMs: number; readonly retryAfterSeconds: number };
+  readonly storms?: {
+    readonly everyMs: number;
+    readonly lastingMs: number;
+    readonly retryAfterSeconds: number;
+  };
 }
 
 export interface FaultProxy {
@@ -39,9 +43,18 @@ export interface FaultProxy {
 
 const SERVER_ERROR_STATUSES = [500, 502, 503] as const;
 
-function answerJson(response: http.ServerResponse, status: number, body: object, headers: http.OutgoingHttpHeaders = {}) {
+function answerJson(
+  response: http.ServerResponse,
+  status: number,
+  body: object,
+  headers: http.OutgoingHttpHeaders = {},
+) {
   const text = JSON.stringify(body);
-  response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  response.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  });
   response.end(text);
 }
 
@@ -71,7 +84,12 @@ export async function startFaultProxy(targetUrl: string, plan: FaultPlan): Promi
     return null;
   }
 
-  function forward(request: http.IncomingMessage, body: Buffer, response: http.ServerResponse, fault: FaultKind | null) {
+  function forward(
+    request: http.IncomingMessage,
+    body: Buffer,
+    response: http.ServerResponse,
+    fault: FaultKind | null,
+  ) {
     const upstream = http.request(
       {
         host: target.hostname,

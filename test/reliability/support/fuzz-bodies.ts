@@ -86,52 +86,107 @@ const rawNumberToken = fc.constantFrom(
 /** Values of the wrong type or out of range for any field. */
 const wrongValue = fc.oneof(
   fc.constantFrom('NaN', 'Infinity', '-Infinity', '50000', '', ' ', '1e5', 'null', 'true', '١٢٣٤٥'),
-  fc.constantFrom(null, true, false, [], {}, -1, 0, 1.5, -0.5, LIMITS.amountMax + 1, Number.MAX_VALUE, Number.MIN_VALUE),
+  fc.constantFrom(
+    null,
+    true,
+    false,
+    [],
+    {},
+    -1,
+    0,
+    1.5,
+    -0.5,
+    LIMITS.amountMax + 1,
+    Number.MAX_VALUE,
+    Number.MIN_VALUE,
+  ),
   fc.double(),
   fc.integer(),
   fc.string({ unit: 'binary', maxLength: 40 }),
   fc.jsonValue({ maxDepth: 3 }),
 );
 
-const SENTINEL = '"@@raw@@"';
-const FIELDS = ['age', 'gross_annual_income', 'household_members', 'is_homeowner', 'net_annual_income', 'zip'] as const;
+/** A number token written into the JSON text as is, where a sentinel string stood. */
+class RawToken {
+  constructor(readonly text: string) {}
+}
+
+const SENTINEL = '@@raw@@';
+const FIELDS = [
+  'age',
+  'gross_annual_income',
+  'household_members',
+  'is_homeowner',
+  'net_annual_income',
+  'zip',
+] as const;
 
 /** A valid request with one field (demographic or budget) replaced by something wrong. */
 const oneFieldWrong = fc
-  .tuple(validRequest, fc.constantFrom(...FIELDS, ...CATEGORIES.slice(0, 6)), fc.oneof(wrongValue, rawNumberToken.map((t) => ({ raw: t }))))
+  .tuple(
+    validRequest,
+    fc.constantFrom(...FIELDS, ...CATEGORIES.slice(0, 6)),
+    fc.oneof(
+      wrongValue,
+      rawNumberToken.map((token) => new RawToken(token)),
+    ),
+  )
   .map(([request, field, value]) => {
-    const copy = structuredClone(request) as { demographics: Record<string, unknown>; budget?: Record<string, unknown> };
-    const section = (FIELDS as readonly string[]).includes(field) ? copy.demographics : (copy.budget ??= {});
-    const raw = typeof value === 'object' && value !== null && 'raw' in value ? (value.raw as string) : undefined;
-    section[field] = raw === undefined ? value : '@@raw@@';
-    const text = JSON.stringify(copy);
-    return json(raw === undefined ? 'wrong type or range' : 'raw number token', raw === undefined ? text : text.replace(SENTINEL, raw));
+    const copy = structuredClone(request) as {
+      demographics: Record<string, unknown>;
+      budget?: Record<string, unknown>;
+    };
+    const inDemographics = (FIELDS as readonly string[]).includes(field);
+    const section = inDemographics ? copy.demographics : (copy.budget ?? {});
+    if (!inDemographics) copy.budget = section;
+    if (value instanceof RawToken) {
+      section[field] = SENTINEL;
+      return json('raw number token', JSON.stringify(copy).replace(JSON.stringify(SENTINEL), value.text));
+    }
+    section[field] = value;
+    return json('wrong type or range', JSON.stringify(copy));
   });
 
 /** Keys that try prototype pollution, at the top, in demographics or in budget. */
-const pollutionKey = fc.constantFrom('__proto__', 'constructor', 'prototype', 'hasOwnProperty', 'toString', '__defineGetter__');
+const pollutionKey = fc.constantFrom(
+  '__proto__',
+  'constructor',
+  'prototype',
+  'hasOwnProperty',
+  'toString',
+  '__defineGetter__',
+);
 const prototypePollution = fc
-  .tuple(validRequest, pollutionKey, fc.constantFrom('top', 'demographics', 'budget'), fc.jsonValue({ maxDepth: 2 }))
+  .tuple(
+    validRequest,
+    pollutionKey,
+    fc.constantFrom('top', 'demographics', 'budget'),
+    fc.jsonValue({ maxDepth: 2 }),
+  )
   .map(([request, key, where, value]) => {
     const injected = `${JSON.stringify(key)}:${key === 'constructor' ? '{"prototype":{"isAdmin":true}}' : JSON.stringify(value ?? null)}`;
     const body = JSON.stringify({ ...request, budget: request.budget ?? {} });
     const anchor = where === 'top' ? '{' : where === 'demographics' ? '"demographics":{' : '"budget":{';
     const at = body.indexOf(anchor) + anchor.length;
     const rest = body.slice(at);
-    return json('prototype pollution key', `${body.slice(0, at)}${injected}${rest.startsWith('}') ? '' : ','}${rest}`);
+    return json(
+      'prototype pollution key',
+      `${body.slice(0, at)}${injected}${rest.startsWith('}') ? '' : ','}${rest}`,
+    );
   });
 
 /** The same key twice in one object: JSON.parse keeps the last, and so must the server, consistently. */
-const duplicateKeys = fc
-  .tuple(validRequest, validRequest, fc.boolean())
-  .map(([first, second, inner]) => {
-    if (!inner) {
-      return json('duplicate keys', `{"demographics":${JSON.stringify(first.demographics)},"demographics":${JSON.stringify(second.demographics)}}`);
-    }
-    const a = JSON.stringify(first.demographics).slice(1, -1);
-    const b = JSON.stringify(second.demographics).slice(1, -1);
-    return json('duplicate keys', `{"demographics":{${a},${b}}}`);
-  });
+const duplicateKeys = fc.tuple(validRequest, validRequest, fc.boolean()).map(([first, second, inner]) => {
+  if (!inner) {
+    return json(
+      'duplicate keys',
+      `{"demographics":${JSON.stringify(first.demographics)},"demographics":${JSON.stringify(second.demographics)}}`,
+    );
+  }
+  const a = JSON.stringify(first.demographics).slice(1, -1);
+  const b = JSON.stringify(second.demographics).slice(1, -1);
+  return json('duplicate keys', `{"demographics":{${a},${b}}}`);
+});
 
 /** Depths that stay under the body limit: 2 bytes a level for arrays, 6 for objects. */
 const MAX_ARRAY_DEPTH = 8_000;
@@ -143,11 +198,18 @@ const deepNesting = fc
     if (shape === 'array') return json('deep nesting', `${'['.repeat(depth)}${']'.repeat(depth)}`);
     const levels = Math.min(depth, MAX_OBJECT_DEPTH);
     const nested = `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
-    return json('deep nesting', shape === 'object' ? nested : `{"demographics":{"net_annual_income":1,"zip":${nested}}}`);
+    return json(
+      'deep nesting',
+      shape === 'object' ? nested : `{"demographics":{"net_annual_income":1,"zip":${nested}}}`,
+    );
   });
 
 const longStrings = fc
-  .tuple(fc.integer({ min: 100, max: 15_000 }), fc.constantFrom('zip', 'key', 'value'), fc.constantFrom('x', '9', 'é', '😀', '\u0000'))
+  .tuple(
+    fc.integer({ min: 100, max: 15_000 }),
+    fc.constantFrom('zip', 'key', 'value'),
+    fc.constantFrom('x', '9', 'é', '😀', '\u0000'),
+  )
   .map(([length, where, unit]) => {
     const long = unit.repeat(Math.ceil(length / unit.length)).slice(0, length);
     const body =
@@ -161,24 +223,41 @@ const longStrings = fc
 
 const unicode = fc
   .tuple(fc.string({ unit: 'binary', maxLength: 30 }), fc.string({ unit: 'grapheme', maxLength: 30 }))
-  .map(([binary, grapheme]) => json('unicode', JSON.stringify({ demographics: { net_annual_income: 40_000, zip: binary, [grapheme]: binary } })));
+  .map(([binary, grapheme]) =>
+    json(
+      'unicode',
+      JSON.stringify({ demographics: { net_annual_income: 40_000, zip: binary, [grapheme]: binary } }),
+    ),
+  );
 
 /** Bytes that are not UTF-8 (a Latin-1 é, a UTF-16 body, a lone continuation byte) inside JSON. */
-const invalidUtf8 = fc.constantFrom(
-  Buffer.concat([Buffer.from('{"demographics":{"net_annual_income":1,"zip":"3030'), Buffer.from([0xe9]), Buffer.from('"}}')]),
-  Buffer.from('{"demographics":{"net_annual_income":1,"zip":"30301"}}', 'utf16le'),
-  Buffer.from([0x7b, 0x22, 0x80, 0x22, 0x3a, 0x31, 0x7d]),
-  Buffer.from([0xef, 0xbb, 0xbf, ...Buffer.from('{"demographics":{"net_annual_income":1,"zip":"30301"}}')]),
-).map((body) => ({ kind: 'invalid UTF-8 or BOM', contentType: JSON_TYPE, body }));
+const invalidUtf8 = fc
+  .constantFrom(
+    Buffer.concat([
+      Buffer.from('{"demographics":{"net_annual_income":1,"zip":"3030'),
+      Buffer.from([0xe9]),
+      Buffer.from('"}}'),
+    ]),
+    Buffer.from('{"demographics":{"net_annual_income":1,"zip":"30301"}}', 'utf16le'),
+    Buffer.from([0x7b, 0x22, 0x80, 0x22, 0x3a, 0x31, 0x7d]),
+    Buffer.from([0xef, 0xbb, 0xbf, ...Buffer.from('{"demographics":{"net_annual_income":1,"zip":"30301"}}')]),
+  )
+  .map((body) => ({ kind: 'invalid UTF-8 or BOM', contentType: JSON_TYPE, body }));
 
 const oversized = fc
-  .tuple(validRequest, fc.integer({ min: 1, max: 4 * BODY_LIMIT }), fc.constantFrom('padding field', 'whitespace'))
+  .tuple(
+    validRequest,
+    fc.integer({ min: 1, max: 4 * BODY_LIMIT }),
+    fc.constantFrom('padding field', 'whitespace'),
+  )
   .map(([request, extra, how]) => {
     const text = JSON.stringify(request);
     const size = BODY_LIMIT + extra;
     return json(
       'oversized',
-      how === 'whitespace' ? text + ' '.repeat(size - text.length) : JSON.stringify({ ...request, pad: 'x'.repeat(size) }),
+      how === 'whitespace'
+        ? text + ' '.repeat(size - text.length)
+        : JSON.stringify({ ...request, pad: 'x'.repeat(size) }),
     );
   });
 
@@ -213,7 +292,10 @@ const truncated = fc
   });
 
 const notAnObject = fc
-  .oneof(fc.jsonValue({ maxDepth: 4 }), fc.constantFrom('', ' ', 'null', '[]', '"x"', '0', 'true', '{}', '{"demographics":null}'))
+  .oneof(
+    fc.jsonValue({ maxDepth: 4 }),
+    fc.constantFrom('', ' ', 'null', '[]', '"x"', '0', 'true', '{}', '{"demographics":null}'),
+  )
   .map((value) => json('random JSON', typeof value === 'string' ? value : JSON.stringify(value ?? null)));
 
 /** One generated body of any kind; weights keep about 20% valid and spread the rest over the attacks. */

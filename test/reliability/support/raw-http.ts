@@ -42,7 +42,11 @@ export function createRawClient(baseUrl: string, connections: number): RawClient
             response.on('data', (chunk: Buffer) => chunks.push(chunk));
             response.on('error', reject);
             response.on('end', () =>
-              resolve({ status: response.statusCode ?? 0, headers: response.headers, text: Buffer.concat(chunks).toString('utf8') }),
+              resolve({
+                status: response.statusCode ?? 0,
+                headers: response.headers,
+                text: Buffer.concat(chunks).toString('utf8'),
+              }),
             );
           },
         );

@@ -25,7 +25,9 @@ export async function finalFilesIn(dir: string): Promise<string[]> {
 }
 
 export async function summaryCounts(outDir: string, name: string): Promise<SummaryCounts> {
-  const summary = JSON.parse(await readFile(join(outDir, `${name}.summary.json`), 'utf8')) as { counts: SummaryCounts };
+  const summary = JSON.parse(await readFile(join(outDir, `${name}.summary.json`), 'utf8')) as {
+    counts: SummaryCounts;
+  };
   return summary.counts;
 }
 
@@ -49,7 +51,11 @@ export interface Reconciliation {
 }
 
 /** The summary's counts beside the rows really written; a caller asserts they agree. */
-export async function reconcile(outDir: string, name: string, scoredExtension: 'csv' | 'arrow'): Promise<Reconciliation> {
+export async function reconcile(
+  outDir: string,
+  name: string,
+  scoredExtension: 'csv' | 'arrow',
+): Promise<Reconciliation> {
   const counts = await summaryCounts(outDir, name);
   const rejects = await csvRecords(join(outDir, `${name}.rejects.csv`));
   return {

@@ -65,7 +65,11 @@ export async function startServe(options: ServeOptions): Promise<ServeProcess> {
         resolve();
       }),
     );
-    await waitUntilReady(url, () => ended !== null, () => output);
+    await waitUntilReady(
+      url,
+      () => ended !== null,
+      () => output,
+    );
   }
 
   async function signalAndWait(signal: NodeJS.Signals): Promise<void> {

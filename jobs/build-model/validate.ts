@@ -1,0 +1,325 @@
+/**
+ * The model card's validation tables (issue 3, items 1–4) and example profiles, computed from the committed
+ * extract and artifact plus the raw shared folders, and written into docs/model.md between
+ * `<!-- generated:NAME -->` … `<!-- /generated:NAME -->` markers (`outlay build-model --validate`).
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CATEGORIES, CATEGORY_COUNT, CATEGORY_INDEX } from '../../src/contract/categories.js';
+import type { Geography, GeoResolver } from '../../src/geo/types.js';
+import { parseModelArtifact } from '../../src/model/parse.js';
+import type { Profile, SpendingModel } from '../../src/model/types.js';
+import { incomeScaleToPriceYear, type LogStatePrice, statePriceLookup } from './build.js';
+import { CUT_NAMES, cutIndex } from './calibrate.js';
+import { CE_CATEGORIES } from './ce-categories.js';
+import { designRow, P } from './design.js';
+import { HOUSEHOLDS_FILE, readStubs } from './extract-ce.js';
+import type { Household } from './extract-households.js';
+import { designInputs, fitModel, PRICE_COMPONENT, SPENDING } from './fit.js';
+import { householdsFromCsv } from './household-csv.js';
+import {
+  type CutDimension,
+  categoryPriceRelatives,
+  readCutTargets,
+  readStateRpp,
+  TARGET_YEAR,
+} from './published.js';
+import { shippedPredictions } from './population.js';
+import { SourceReader } from './sources.js';
+
+export interface ValidateOptions {
+  readonly ceDir: string;
+  readonly geoDir: string;
+  readonly cpiDir: string;
+  readonly dataDir: string;
+  readonly resolver: GeoResolver;
+}
+
+/** Calibration target of issue 3: every published cut within 3 %. */
+const CALIBRATION_TOLERANCE = 0.03;
+const PROPERTY_PROFILES = 100_000;
+const REGION_NAMES = ['northeast', 'midwest', 'south', 'west'] as const;
+
+export function validateModel(options: ValidateOptions): Record<string, string> {
+  const source = new SourceReader(join(options.ceDir, '..'));
+  const households = householdsFromCsv(readFileSync(join(options.dataDir, 'ce', HOUSEHOLDS_FILE)));
+  const model = parseModelArtifact(
+    JSON.parse(readFileSync(join(options.dataDir, 'model', 'outlay-model.json'), 'utf8')),
+  );
+  const rpp2023 = readStateRpp(source, options.geoDir, TARGET_YEAR);
+  return {
+    'bls-2014': blsMeansTable(source, options.ceDir, households),
+    calibration: calibrationTable(source, options, households, model, rpp2023),
+    'out-of-sample': outOfSampleTable(households, statePriceLookup(source, options.geoDir, households)),
+    properties: propertyTable(model, rpp2023),
+    examples: examplesTable(model, options.resolver),
+  };
+}
+
+/** Replaces each generated section of the markdown file; every marker pair must already exist. */
+export function writeSections(path: string, sections: Record<string, string>): void {
+  let text = readFileSync(path, 'utf8');
+  for (const [name, body] of Object.entries(sections)) {
+    const open = `<!-- generated:${name} -->`;
+    const close = `<!-- /generated:${name} -->`;
+    const start = text.indexOf(open);
+    const end = text.indexOf(close);
+    if (start < 0 || end < start) throw new Error(`${path}: no ${open} … ${close} markers`);
+    text = `${text.slice(0, start + open.length)}\n${body.trim()}\n${text.slice(end)}`;
+  }
+  writeFileSync(path, text);
+}
+
+const money = (x: number) => Math.round(x).toLocaleString('en-US');
+const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+const weightedMean = (households: readonly Household[], value: (h: Household) => number) => {
+  let s = 0;
+  let t = 0;
+  for (const h of households) {
+    s += h.weight * value(h);
+    t += h.weight;
+  }
+  return s / t;
+};
+
+/** (1) Extract's weighted all-CU means vs BLS's own 2014 Interview means, per category. */
+function blsMeansTable(source: SourceReader, ceDir: string, households: readonly Household[]): string {
+  const { interviewMeans } = readStubs(source, ceDir);
+  const lines = ['| category | extract (weighted) | BLS 2014 Interview | difference |', '|---|--:|--:|--:|'];
+  for (const category of SPENDING) {
+    const def = CE_CATEGORIES[category];
+    const index = CATEGORIES.indexOf(category);
+    const ours = weightedMean(households, (h) => h.spending[index]!);
+    const codes = [...def.stub.map((c) => [c, 1] as const), ...(def.minus ?? []).map((c) => [c, -1] as const)];
+    const missing = codes.filter(([code]) => !interviewMeans.has(code)).map(([code]) => code);
+    const bls = codes.reduce((sum, [code, sign]) => sum + sign * (interviewMeans.get(code) ?? 0), 0);
+    if (codes.length === 0) {
+      lines.push(`| ${category} | ${ours.toFixed(2)} | — | Diary-only in CE: a proxy (data/ce/README.md) |`);
+    } else if (missing.length > 0) {
+      lines.push(
+        `| ${category} | ${ours.toFixed(2)} | ${bls.toFixed(2)} | ${(ours - bls).toFixed(2)} = ${missing.join(', ')} (not in BLS's mean file) |`,
+      );
+    } else {
+      lines.push(`| ${category} | ${ours.toFixed(2)} | ${bls.toFixed(2)} | ${(ours - bls).toFixed(2)} |`);
+    }
+  }
+  return lines.join('\n');
+}
+
+/** (2) The shipped model (predict path) averaged over each published 2023 cut vs the published mean. */
+function calibrationTable(
+  source: SourceReader,
+  options: ValidateOptions,
+  households: readonly Household[],
+  model: SpendingModel,
+  rpp2023: ReturnType<typeof readStateRpp>,
+): string {
+  const scale = incomeScaleToPriceYear(source, options.ceDir, options.cpiDir);
+  const relatives = categoryPriceRelatives(source, options.cpiDir);
+  const weights = Float64Array.from(households, (h) => (h.region > 0 ? h.weight : 0));
+  const predictions = shippedPredictions(model, households, scale, rpp2023, SPENDING, relatives);
+  const dimensions = Object.keys(CUT_NAMES) as CutDimension[];
+  const worst = new Map<string, number[]>();
+  let within = 0;
+  let cells = 0;
+  for (const dimension of dimensions) {
+    const targets = readCutTargets(source, options.ceDir, dimension);
+    const member = cutIndex(households, weights, dimension);
+    CUT_NAMES[dimension].forEach((cut, j) => {
+      SPENDING.forEach((category, c) => {
+        const target = targets.get(cut)?.get(category);
+        if (target === undefined || target <= 0) return;
+        let s = 0;
+        let t = 0;
+        households.forEach((_, i) => {
+          if (member[i] !== j) return;
+          s += weights[i]! * predictions[c]![i]!;
+          t += weights[i]!;
+        });
+        const error = Math.abs(s / t / target - 1);
+        const row = worst.get(category) ?? dimensions.map(() => 0);
+        row[dimensions.indexOf(dimension)] = Math.max(row[dimensions.indexOf(dimension)]!, error);
+        worst.set(category, row);
+        cells++;
+        if (error <= CALIBRATION_TOLERANCE) within++;
+      });
+    });
+  }
+  const lines = [
+    `Max |model − published| / published over each dimension's cuts (2023 dollars; suppressed cells skipped). ${within} of ${cells} category × cut cells within ${pct(CALIBRATION_TOLERANCE)}.`,
+    '',
+    `| category | ${dimensions.join(' | ')} |`,
+    `|---|${dimensions.map(() => '--:').join('|')}|`,
+  ];
+  for (const category of SPENDING) {
+    lines.push(`| ${category} | ${(worst.get(category) ?? []).map(pct).join(' | ')} |`);
+  }
+  return lines.join('\n');
+}
+
+/** Deterministic 1-in-5 hold-out by consumer unit (all interviews of a CU together), FNV-1a of the CU id. */
+export function isHeldOut(newid: string): boolean {
+  const cu = newid.slice(0, -1);
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < cu.length; i++) hash = Math.imul(hash ^ cu.charCodeAt(i), 0x01000193) >>> 0;
+  return hash % 5 === 0;
+}
+
+/** (3) Refit without the held-out CUs; weighted mean absolute error vs the cell-means baseline. */
+function outOfSampleTable(households: readonly Household[], logStatePrice: LogStatePrice): string {
+  const live = households.filter((h) => h.weight > 0 && h.region > 0);
+  const train = live.filter((h) => !isHeldOut(h.newid));
+  const test = live.filter((h) => isHeldOut(h.newid));
+  const fitted = fitModel(train, logStatePrice);
+  const weights = Float64Array.from(live, (h) => h.weight);
+  const keys = (['age', 'income', 'tenure', 'region'] as const).map((d) => cutIndex(live, weights, d));
+  const isTest = live.map((h) => isHeldOut(h.newid));
+  const fine = live.map((_, i) => keys.map((k) => k[i]).join('|'));
+  const coarse = live.map((_, i) => keys.slice(0, 3).map((k) => k[i]).join('|'));
+  const lines = [
+    `Held out: ${test.length} of ${live.length} CU-quarters (every CU whose FNV-1a hash of the CU id is 0 mod 5). Weighted mean absolute error per household, 2014 dollars.`,
+    '',
+    '| category | model | cell means | model / baseline |',
+    '|---|--:|--:|--:|',
+  ];
+  let wins = 0;
+  const row = new Float64Array(P);
+  const testInputs = designInputs(test, logStatePrice);
+  SPENDING.forEach((category, c) => {
+    const index = CATEGORIES.indexOf(category);
+    const cells = new Map<string, [number, number]>();
+    const add = (key: string, h: Household) => {
+      const s = cells.get(key) ?? [0, 0];
+      s[0] += h.weight * h.spending[index]!;
+      s[1] += h.weight;
+      cells.set(key, s);
+    };
+    live.forEach((h, i) => {
+      if (isTest[i]) return;
+      add(`f${fine[i]}`, h);
+      add(`c${coarse[i]}`, h);
+      add('all', h);
+    });
+    const cellMean = (i: number) => {
+      const cell = cells.get(`f${fine[i]}`) ?? cells.get(`c${coarse[i]}`) ?? cells.get('all')!;
+      return cell[0] / cell[1];
+    };
+    let modelError = 0;
+    let baseError = 0;
+    let total = 0;
+    let t = 0;
+    live.forEach((h, i) => {
+      if (!isTest[i]) return;
+      designRow({ ...testInputs[t++]!, logPrice: logStatePrice(h, PRICE_COMPONENT[category]) }, fitted.incomeKnots, row, 0);
+      let eta = 0;
+      for (let j = 0; j < P; j++) eta += fitted.beta[c]![j]! * row[j]!;
+      const y = h.spending[index]!;
+      modelError += h.weight * Math.abs(y - Math.exp(eta));
+      baseError += h.weight * Math.abs(y - cellMean(i));
+      total += h.weight;
+    });
+    if (modelError < baseError) wins++;
+    lines.push(
+      `| ${category} | ${money(modelError / total)} | ${money(baseError / total)} | ${(modelError / baseError).toFixed(3)} |`,
+    );
+  });
+  lines.splice(1, 0, `The model beats the baseline in ${wins} of ${SPENDING.length} categories.`);
+  return lines.join('\n');
+}
+
+/** (4) Issue 3's properties over generated profiles (fixed LCG: the same profiles on every run). */
+function propertyTable(model: SpendingModel, rpp2023: ReturnType<typeof readStateRpp>): string {
+  let seed = 20_140_101;
+  const next = () => {
+    seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0;
+    return seed / 4_294_967_296;
+  };
+  const states = [...rpp2023.keys()].sort();
+  const a = new Float64Array(CATEGORY_COUNT);
+  const b = new Float64Array(CATEGORY_COUNT);
+  const total = (out: Float64Array) => {
+    let s = 0;
+    for (let c = 0; c < CATEGORY_INDEX.savings; c++) s += out[c]!;
+    return s;
+  };
+  const counts = { finite: [0, 0], deterministic: [0, 0], income: [0, 0], age: [0, 0], size: [0, 0] };
+  const check = (key: keyof typeof counts, ok: boolean) => {
+    counts[key][0]!++;
+    if (!ok) counts[key][1]!++;
+  };
+  for (let n = 0; n < PROPERTY_PROFILES; n++) {
+    const state = states[Math.floor(next() * states.length)]!;
+    const geo: Geography = {
+      level: 'state',
+      state: null,
+      cbsa: null,
+      region: REGION_NAMES[Math.floor(next() * 4)]!,
+      urban: next() < 0.8,
+      rpp: rpp2023.get(state)!,
+      rppScope: 'state',
+    };
+    const profile: Profile = {
+      net_annual_income: Math.round(Math.exp(Math.log(5_000) + next() * Math.log(100))),
+      age: next() < 0.1 ? undefined : 18 + Math.floor(next() * 72),
+      household_members: next() < 0.1 ? undefined : 1 + Math.floor(next() * 9),
+      is_homeowner: next() < 0.1 ? undefined : next() < 0.6,
+    };
+    model.predict(profile, geo, a);
+    check('finite', a.every((v) => Number.isFinite(v) && v >= 0));
+    model.predict({ net_annual_income: 50_000 }, geo, b);
+    model.predict(profile, geo, b);
+    check('deterministic', a.every((v, c) => v === b[c]));
+    const base = total(a);
+    model.predict({ ...profile, net_annual_income: profile.net_annual_income * 1.05 }, geo, b);
+    check('income', total(b) > base);
+    if (profile.age !== undefined) {
+      model.predict({ ...profile, age: profile.age + 1 }, geo, b);
+      check('age', Math.abs(total(b) / base - 1) < 0.06);
+    }
+    if (profile.household_members !== undefined) {
+      model.predict({ ...profile, household_members: profile.household_members + 1 }, geo, b);
+      check('size', Math.abs(total(b) / base - 1) < 0.3);
+    }
+  }
+  const rows: [keyof typeof counts, string][] = [
+    ['finite', 'all 38 outputs finite and ≥ 0'],
+    ['deterministic', 'same output after an unrelated call'],
+    ['income', 'total spending rises when take-home rises 5 %'],
+    ['age', 'total spending moves < 6 % for one more year of age'],
+    ['size', 'total spending moves < 30 % for one more member'],
+  ];
+  return [
+    `${PROPERTY_PROFILES.toLocaleString('en-US')} generated profiles (take-home $5k–$500k log-uniform, age 18–89, 1–9 members, each optional field missing 10 % of the time, random state price parities, region and urbanity).`,
+    '',
+    '| property | checks | failures |',
+    '|---|--:|--:|',
+    ...rows.map(([key, label]) => `| ${label} | ${counts[key][0]} | ${counts[key][1]} |`),
+  ].join('\n');
+}
+
+/** The two example profiles of issue 3, resolved through the real geography tables. */
+function examplesTable(model: SpendingModel, resolver: GeoResolver): string {
+  const examples: [string, string, Profile][] = [
+    ['Single renter, 25, Birmingham AL', '35210', { net_annual_income: 41_004, age: 25, household_members: 1, is_homeowner: false }],
+    ['Family of four homeowners, Sugar Land TX', '77479', { net_annual_income: 102_000, age: 40, household_members: 4, is_homeowner: true }],
+  ];
+  const outputs = examples.map(([, zip, profile]) => {
+    const out = new Float64Array(CATEGORY_COUNT);
+    model.predict(profile, resolver.resolve(zip), out);
+    return out;
+  });
+  const lines = [
+    examples
+      .map(([label, zip, profile]) => {
+        const geo = resolver.resolve(zip);
+        return `- ${label}: \`${JSON.stringify({ zip, ...profile })}\` → geography level ${geo.level}, RPP ${geo.rppScope} (all ${geo.rpp.all}, goods ${geo.rpp.goods}, housing ${geo.rpp.housing}, utilities ${geo.rpp.utilities}, other ${geo.rpp.other}), region ${geo.region}, urban ${geo.urban}.`;
+      })
+      .join('\n'),
+    '',
+    `| category | ${examples.map(([label]) => label).join(' | ')} |`,
+    '|---|--:|--:|',
+    ...CATEGORIES.map((category, c) => `| ${category} | ${outputs.map((o) => money(o[c]!)).join(' | ')} |`),
+    `| **total spending** | ${outputs.map((o) => money(o.slice(0, CATEGORY_INDEX.savings).reduce((x, y) => x + y, 0))).join(' | ')} |`,
+  ];
+  return lines.join('\n');
+}

@@ -1,0 +1,179 @@
+/**
+ * `outlay score --resume` killed with SIGKILL at seeded random moments and resumed until done. The final
+ * files must be byte for byte those of an uninterrupted run, the summary must count the same rows, and at
+ * no moment may a file under a final name be anything but complete (temporary files and the checkpoint are
+ * dotfiles, never mistaken for output).
+ */
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordFigures } from '../../bench/reliability/figures.js';
+import { Random } from '../../src/sample/random.js';
+import { outcomeOf, runOutlay, spawnOutlay } from './support/outlay-cli.js';
+import { finalFilesIn } from './support/score-outputs.js';
+
+const SEED = Number(process.env.OUTLAY_RELIABILITY_KILL_SEED ?? 2_026);
+const ROWS = 20_000;
+const BAD_ROWS = 20;
+const TARGET_KILLS = Number(process.env.OUTLAY_RELIABILITY_KILLS ?? 21);
+const KILLS_PER_CHAIN = 7;
+/** Bounds the suite whatever the kill points: a chain of runs cannot go on forever. */
+const MAX_RUNS = 4 * TARGET_KILLS;
+/** Worker threads per chain, alternating, so both the main-thread and the worker-pool paths are killed. */
+const WORKERS = ['0', '2'];
+const SUITE_TIMEOUT_MS = 600_000;
+const NAME = 'households';
+const FINAL_FILES = [
+  `${NAME}.rejects.csv`,
+  `${NAME}.report.html`,
+  `${NAME}.scored.csv`,
+  `${NAME}.summary.json`,
+];
+
+interface Reference {
+  readonly scored: Buffer;
+  readonly rejects: Buffer;
+  readonly summary: unknown;
+  readonly wallMs: number;
+}
+
+let dir: string;
+let input: string;
+let reference: Reference;
+
+const scoreArgs = (outDir: string, workers: string) => [
+  'score',
+  input,
+  '--out',
+  outDir,
+  '--resume',
+  '--workers',
+  workers,
+  '--log-level',
+  'error',
+  '--no-progress',
+];
+
+/** The summary without `meta` (start and finish times, timings differ between runs by nature). */
+async function summaryWithoutMeta(outDir: string): Promise<unknown> {
+  const { meta: _meta, ...rest } = JSON.parse(
+    await readFile(join(outDir, `${NAME}.summary.json`), 'utf8'),
+  ) as { meta: unknown };
+  return rest;
+}
+
+/** Every file under a final name must be the finished article, whatever moment the kill hit. */
+async function incompleteFinalFiles(outDir: string): Promise<string[]> {
+  const incomplete: string[] = [];
+  for (const file of await finalFilesIn(outDir)) {
+    const bytes = await readFile(join(outDir, file));
+    const complete =
+      file === `${NAME}.scored.csv`
+        ? bytes.equals(reference.scored)
+        : file === `${NAME}.rejects.csv`
+          ? bytes.equals(reference.rejects)
+          : file === `${NAME}.summary.json`
+            ? JSON.stringify(await summaryWithoutMeta(outDir)) === JSON.stringify(reference.summary)
+            : bytes.toString('utf8').trimEnd().endsWith('</html>');
+    if (!complete) incomplete.push(file);
+  }
+  return incomplete;
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'outlay-reliability-resume-'));
+  input = join(dir, `${NAME}.csv`);
+  const sample = await runOutlay([
+    'sample',
+    '--rows',
+    String(ROWS),
+    '--bad-rows',
+    String(BAD_ROWS),
+    '--seed',
+    '11',
+    '--out',
+    input,
+  ]);
+  expect(sample.code, sample.stderr).toBe(0);
+  const outDir = join(dir, 'uninterrupted');
+  const started = performance.now();
+  const run = await runOutlay(['score', input, '--out', outDir, '--log-level', 'error', '--no-progress']);
+  expect(run.code, run.stderr).toBe(3);
+  reference = {
+    scored: await readFile(join(outDir, `${NAME}.scored.csv`)),
+    rejects: await readFile(join(outDir, `${NAME}.rejects.csv`)),
+    summary: await summaryWithoutMeta(outDir),
+    wallMs: performance.now() - started,
+  };
+}, SUITE_TIMEOUT_MS);
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('outlay score --resume under SIGKILL', () => {
+  it(
+    `when killed at ${TARGET_KILLS} random moments and resumed until done, the outputs equal an uninterrupted run's byte for byte`,
+    async () => {
+      const random = new Random(SEED, 0);
+      let kills = 0;
+      let killsAfterACheckpoint = 0;
+      let runs = 0;
+      let chains = 0;
+      let identical = 0;
+      const incompleteSeen: string[] = [];
+
+      while (kills < TARGET_KILLS && runs < MAX_RUNS) {
+        const outDir = join(dir, `chain-${chains}`);
+        const workers = WORKERS[chains % WORKERS.length]!;
+        chains++;
+        let killsInChain = 0;
+        let done = false;
+        while (!done && runs < MAX_RUNS) {
+          runs++;
+          const child = spawnOutlay(scoreArgs(outDir, workers));
+          const mayKill = killsInChain < KILLS_PER_CHAIN;
+          // Anywhere from process start-up to the last renames of a run as long as an uninterrupted one.
+          const killer = mayKill
+            ? setTimeout(() => child.kill('SIGKILL'), random.uniform(0.02, 1) * reference.wallMs)
+            : undefined;
+          const outcome = await outcomeOf(child);
+          clearTimeout(killer);
+          if (outcome.signal === 'SIGKILL') {
+            kills++;
+            killsInChain++;
+            if ((await readdir(outDir).catch((): string[] => [])).includes(`.${NAME}.checkpoint.json`))
+              killsAfterACheckpoint++;
+            incompleteSeen.push(...(await incompleteFinalFiles(outDir)));
+            continue;
+          }
+          expect(outcome.code, outcome.stderr).toBe(3);
+          done = true;
+        }
+        const scored = await readFile(join(outDir, `${NAME}.scored.csv`));
+        const rejects = await readFile(join(outDir, `${NAME}.rejects.csv`));
+        if (scored.equals(reference.scored) && rejects.equals(reference.rejects)) identical++;
+        expect(scored.equals(reference.scored), `chain ${chains}: scored file differs`).toBe(true);
+        expect(rejects.equals(reference.rejects), `chain ${chains}: rejects file differs`).toBe(true);
+        expect(await summaryWithoutMeta(outDir)).toEqual(reference.summary);
+        // Nothing left behind: no checkpoint, no temporary file, only the four outputs.
+        expect((await readdir(outDir)).sort()).toEqual(FINAL_FILES);
+      }
+
+      await recordFigures('crash-resume', {
+        seed: SEED,
+        rows: ROWS,
+        chains,
+        kills,
+        killsAfterACheckpoint,
+        runs,
+        identicalOutputs: identical,
+        incompleteFilesUnderFinalNames: incompleteSeen.length,
+      });
+      expect(incompleteSeen).toEqual([]);
+      expect(kills).toBeGreaterThanOrEqual(TARGET_KILLS);
+    },
+    SUITE_TIMEOUT_MS,
+  );
+});
