@@ -18,7 +18,7 @@ import { type LoadResult, runLoad } from './lib/autocannon.js';
 import { formatHotFunctions } from './lib/cpu-profile.js';
 import { perSecond, ratio } from './lib/format.js';
 import { withScratch } from './lib/outlay.js';
-import type { Service } from './lib/process.js';
+import { processCpuMs, type Service } from './lib/process.js';
 import { type Measurement, startFigure, type TargetCheck, writeResult } from './lib/result.js';
 import { median } from './lib/stats.js';
 
@@ -65,7 +65,9 @@ const result = await withScratch('api', async (dir) => {
       ...(overallRate === undefined ? {} : { overallRate }),
     });
 
-  const runs = new Map<Subject, LoadResult[]>(subjects.map((s) => [s, []]));
+  const runs = new Map<Subject, (LoadResult & { serverCpuUsPerRequest: number })[]>(
+    subjects.map((s) => [s, []]),
+  );
   // Each measurement gets a fresh server, warmed up, and the subjects alternate across runs so that any
   // drift of the machine spreads over all of them.
   for (let run = 0; run < args.runs; run++) {
@@ -73,7 +75,10 @@ const result = await withScratch('api', async (dir) => {
       const service = await subject.start([]);
       try {
         await load(service, subject.path, args.warmup);
-        runs.get(subject)!.push(await load(service, subject.path, args.duration));
+        const cpuBefore = await processCpuMs(service.pid);
+        const measured = await load(service, subject.path, args.duration);
+        const serverCpuUs = ((await processCpuMs(service.pid)) - cpuBefore) * 1000;
+        runs.get(subject)!.push({ ...measured, serverCpuUsPerRequest: serverCpuUs / measured.requests });
       } finally {
         await service.stop();
       }
@@ -87,6 +92,7 @@ const result = await withScratch('api', async (dir) => {
       p50: median(results.map((r) => r.p50Ms)),
       p99: median(results.map((r) => r.p99Ms)),
       failures: results.reduce((sum, r) => sum + r.failures, 0),
+      cpuUs: median(results.map((r) => r.serverCpuUsPerRequest)),
     };
   };
   const ceiling = summary(ceilingSubject);
@@ -98,6 +104,12 @@ const result = await withScratch('api', async (dir) => {
         value: Math.round(s.rps),
         unit: 'req/s',
         detail: `${ratio(s.rps / ceiling.rps)} ceiling; ${s.failures} failed requests`,
+      },
+      {
+        name: `${subject.name}: server CPU per request`,
+        value: s.cpuUs,
+        unit: 'µs',
+        detail: `ceiling's CPU per request ÷ this: ${ratio(ceiling.cpuUs / s.cpuUs)}`,
       },
       { name: `${subject.name}: latency p50`, value: s.p50, unit: 'ms' },
       { name: `${subject.name}: latency p99`, value: s.p99, unit: 'ms' },
@@ -125,7 +137,9 @@ const result = await withScratch('api', async (dir) => {
   const targets: TargetCheck[] = [];
   const notes = [
     `Server and autocannon share this machine's ${availableParallelism()} cores, so both throughputs are ` +
-      'lower than on separate machines; the ratio to the ceiling, measured the same way, is what compares.',
+      'lower than on separate machines; the ratio to the ceiling, measured the same way, is what compares. ' +
+      'Server CPU per request (from /proc, all threads) is what the same server would need per request ' +
+      'on cores of its own; its ratio to the ceiling is the throughput ratio that competing load cannot skew.',
   ];
   const profiles: string[] = [];
   for (const subject of endpoints) {

@@ -116,6 +116,21 @@ export async function runChecked(command: string, args: readonly string[], optio
   return outcome;
 }
 
+// /proc/<pid>/stat counts CPU time in clock ticks, 100 per second on Linux.
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/**
+ * User + system CPU time a running process has used so far, all threads (Linux). Sampled around a load
+ * test, it gives the server's own CPU per request, which competing processes barely change.
+ */
+export async function processCpuMs(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the parenthesised command name, which may itself contain spaces.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
+}
+
 export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

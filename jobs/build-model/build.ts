@@ -8,12 +8,12 @@ import { AREA_SLOTS, ARTIFACT_FORMAT, type ModelArtifact, REGION_SLOTS } from '.
 import { TableSpendingModel } from '../../src/model/spending-model.js';
 import { AGE_CUTS, type Calibration, calibrate, combine, smoothFactor } from './calibrate.js';
 import type { SpendingCategory } from './ce-categories.js';
-import { shippedPredictions } from './population.js';
 import { COLUMNS, type DesignInput, designRow, INCOME_CEILING, INCOME_FLOOR, P, SIZE_MAX } from './design.js';
 import { extractCeHouseholds } from './extract-ce.js';
 import type { Household } from './extract-households.js';
 import { SURVEY_YEAR } from './extract-households.js';
 import { type FittedModel, fitModel, PRICE_COMPONENT, PRICE_COMPONENT_INDEX, SPENDING } from './fit.js';
+import { shippedPredictions } from './population.js';
 import {
   allCuIncomeAfterTaxes,
   allItemsCpi,
@@ -100,7 +100,10 @@ export function buildModel(options: BuildOptions): BuildResult {
           `Price elasticities (pooled per RPP component, state variation within Census regions, robust SE): ${[
             ...fitted.elasticity,
           ]
-            .map(([component, e]) => `${component} ${e.estimate.toFixed(3)} (SE ${e.se.toFixed(3)}; used ${e.value.toFixed(3)})`)
+            .map(
+              ([component, e]) =>
+                `${component} ${e.estimate.toFixed(3)} (SE ${e.se.toFixed(3)}; used ${e.value.toFixed(3)})`,
+            )
             .join(', ')}.`,
           `Income axis: take-home (after-tax income minus pensions and Social Security) in ${PRICE_YEAR} dollars; ${SURVEY_YEAR} incomes × ${round(incomeScale)} (all-CU income after taxes ${TARGET_YEAR}/${SURVEY_YEAR} × CPI-U ${PRICE_YEAR}/${TARGET_YEAR}).`,
         ],
@@ -243,7 +246,8 @@ function tables(
   // slope so totals rise strictly.
   const density = grid.map((g) =>
     households.reduce(
-      (s, h, i) => (h.weight > 0 && h.region > 0 ? s + h.weight * Math.exp(-0.5 * ((u14[i]! - g) / uStep) ** 2) : s),
+      (s, h, i) =>
+        h.weight > 0 && h.region > 0 ? s + h.weight * Math.exp(-0.5 * ((u14[i]! - g) / uStep) ** 2) : s,
       0,
     ),
   );
@@ -348,13 +352,16 @@ function tables(
     age: roundAll(age),
     sizeMax: SIZE_MAX,
     size: roundAll(size),
-    ageMarginal: roundAll(ageMarginal),
-    sizeMarginal: roundAll(sizeMarginal),
-    ageSizeMarginal: roundAll(ageSizeMarginal),
+    // The "households like this one" mixes shift toward older, smaller households at low take-home, which
+    // would make totals dip with income there; held non-decreasing per category (guard, docs/model.md).
+    ageMarginal: roundAll(perCategoryRunningMax(ageMarginal)),
+    sizeMarginal: roundAll(perCategoryRunningMax(sizeMarginal)),
+    ageSizeMarginal: roundAll(perCategoryRunningMax(ageSizeMarginal)),
     ownerLogit: roundAll(shiftLogit(fitted.ownerLogit, logScale)),
     mortgageLogit: roundAll(shiftLogit(fitted.mortgageLogit, logScale)),
-    ownerByIncome: roundAll(ownerByIncome),
-    mortgageByIncome: roundAll(mortgageByIncome),
+    // Held non-decreasing in income, like the logits at evaluation (see spending-model.ts).
+    ownerByIncome: roundAll(runningMax(ownerByIncome)),
+    mortgageByIncome: roundAll(runningMax(mortgageByIncome)),
     region: roundAll(region),
     area: roundAll(area),
     rppComponent: SPENDING.map(PRICE_COMPONENT_INDEX),
@@ -366,7 +373,11 @@ function tables(
  * Weighted isotonic (non-decreasing) regression of ln(values) by pool-adjacent-violators, then each point
  * at least `minStep` (in ln) above the previous one.
  */
-export function monotoneLog(values: readonly number[], weights: readonly number[], minStep: number): number[] {
+export function monotoneLog(
+  values: readonly number[],
+  weights: readonly number[],
+  minStep: number,
+): number[] {
   const blocks: { mean: number; weight: number; count: number }[] = [];
   values.forEach((v, g) => {
     const weight = Math.max(weights[g]!, 1e-9);
@@ -382,6 +393,23 @@ export function monotoneLog(values: readonly number[], weights: readonly number[
   const logs = blocks.flatMap((b) => Array.from({ length: b.count }, () => b.mean));
   for (let g = 1; g < logs.length; g++) logs[g] = Math.max(logs[g]!, logs[g - 1]! + minStep);
   return logs.map(Math.exp);
+}
+
+/** runningMax over each category's row of GRID_POINTS income points. */
+function perCategoryRunningMax(values: readonly number[]): number[] {
+  const out: number[] = [];
+  for (let start = 0; start < values.length; start += GRID_POINTS) {
+    out.push(...runningMax(values.slice(start, start + GRID_POINTS)));
+  }
+  return out;
+}
+
+function runningMax(values: readonly number[]): number[] {
+  let max = Number.NEGATIVE_INFINITY;
+  return values.map((v) => {
+    max = Math.max(max, v);
+    return max;
+  });
 }
 
 /** Re-expresses logit terms [1,u,u²,a,a²,a·u] fitted on u = v − L in terms of v (price-year income). */

@@ -153,7 +153,13 @@ export function calibrate(
     const one = new Float64Array(knots.length);
     for (let i = 0; i < n; i++) {
       hatWeights(knots, x(i), one);
-      const k = Math.min(Math.max(one.findIndex((v) => v > 0), 0), knots.length - 2);
+      const k = Math.min(
+        Math.max(
+          one.findIndex((v) => v > 0),
+          0,
+        ),
+        knots.length - 2,
+      );
       at[i] = k;
       lower[i] = one[k]!;
     }
@@ -162,7 +168,13 @@ export function calibrate(
   const ageBracket = bracket(ageKnots, (i) => households[i]!.age);
   const incomeBracket = bracket(incomeKnots, (i) => u[i]!);
   const result: Calibration = { ageLog: [], incomeLog: [], incomeKnots, tenure: [], region: [], area: [] };
-  const [, , tenureCut, regionCut, areaCut] = member as [Int32Array, Int32Array, Int32Array, Int32Array, Int32Array];
+  const [, , tenureCut, regionCut, areaCut] = member as [
+    Int32Array,
+    Int32Array,
+    Int32Array,
+    Int32Array,
+    Int32Array,
+  ];
   const mu = new Float64Array(n);
   for (let c = 0; c < categories.length; c++) {
     const category = categories[c]!;
@@ -181,7 +193,10 @@ export function calibrate(
         const fa = ageBracket.lower[i]!;
         const fb = incomeBracket.lower[i]!;
         let log =
-          fa * logs.age[a]! + (1 - fa) * logs.age[a + 1]! + fb * logs.income[b]! + (1 - fb) * logs.income[b + 1]!;
+          fa * logs.age[a]! +
+          (1 - fa) * logs.age[a + 1]! +
+          fb * logs.income[b]! +
+          (1 - fb) * logs.income[b + 1]!;
         log += logs.tenure[tenureCut[i]!]! + logs.area[areaCut[i]!]!;
         if (regionCut[i]! >= 0) log += logs.region[regionCut[i]!]!;
         mu[i] = base[c]![i]! * Math.exp(log);
@@ -275,7 +290,8 @@ function solve(a: Float64Array, b: Float64Array, m: number): Float64Array {
   const x = Float64Array.from(b);
   for (let col = 0; col < m; col++) {
     let pivot = col;
-    for (let r = col + 1; r < m; r++) if (Math.abs(a[r * m + col]!) > Math.abs(a[pivot * m + col]!)) pivot = r;
+    for (let r = col + 1; r < m; r++)
+      if (Math.abs(a[r * m + col]!) > Math.abs(a[pivot * m + col]!)) pivot = r;
     if (pivot !== col) {
       for (let k = 0; k < m; k++) [a[col * m + k], a[pivot * m + k]] = [a[pivot * m + k]!, a[col * m + k]!];
       [x[col], x[pivot]] = [x[pivot]!, x[col]!];

@@ -85,4 +85,3 @@ export const CE_CATEGORIES: Readonly<Record<SpendingCategory, CeCategory>> = {
   cash_contributions: { stub: ['CASHCONT'], published: ['Cash contributions'] },
   life_and_personal_insurance: { stub: ['LIFEINSR'], published: ['Life and other personal insurance'] },
 };
-

@@ -88,10 +88,3 @@ export function designRow(
   if (input.region >= 2) out[at + COLUMNS.region + input.region - 2] = 1;
   out[at + COLUMNS.price] = input.logPrice;
 }
-
-/** Linear predictor restricted to a block of columns [from, to). */
-export function partialEta(beta: Float64Array, row: Float64Array, from: number, to: number): number {
-  let eta = 0;
-  for (let j = from; j < to; j++) eta += beta[j]! * row[j]!;
-  return eta;
-}

@@ -132,7 +132,9 @@ export function fitModel(
   const elasticity = new Map<PriceComponent, Elasticity>();
   for (const component of [...new Set(SPENDING.map((c) => PRICE_COMPONENT[c]))].sort()) {
     fillDesign(component);
-    const members = SPENDING.filter((c) => PRICE_COMPONENT[c] === component).map((c) => CATEGORIES.indexOf(c));
+    const members = SPENDING.filter((c) => PRICE_COMPONENT[c] === component).map((c) =>
+      CATEGORIES.indexOf(c),
+    );
     households.forEach((h, i) => {
       y[i] = members.reduce((s, c) => s + Math.max(0, h.spending[c]!), 0);
     });

@@ -24,6 +24,14 @@ export type CutDimension = keyof typeof CUT_TABLES;
 /** Mean per (cut column, category) for every published column of the table (absent: suppressed). */
 export type CutTargets = Map<string, Map<SpendingCategory, number>>;
 
+/**
+ * Published as a reduction of liabilities ("Other financial information", negative: −$2,935 all CUs in
+ * 2023); the category counts the principal paid, so its sign is flipped.
+ */
+const REDUCTION_ITEMS = new Set(['Mortgage principal paid on owned property']);
+/** Owners' housing items that BLS suppresses ("c/", too few reports) for renters: effectively zero. */
+const OWNER_ONLY_ITEMS = new Set(['Mortgage interest and charges', 'Property taxes']);
+
 const stripNote = (label: string) => label.replace(/\s+[a-z]\/$/, '').trim();
 
 export function readCutTargets(source: SourceReader, ceDir: string, dimension: CutDimension): CutTargets {
@@ -49,9 +57,10 @@ export function readCutTargets(source: SourceReader, ceDir: string, dimension: C
     ][]) {
       let sum = 0;
       for (const item of def.published) {
-        const value = byItem.get(item);
+        let value = byItem.get(item);
         if (value === undefined) throw new Error(`${CUT_TABLES[dimension]} (${cut}): no "${item}"`);
-        sum += value;
+        if (cut === 'Renter' && OWNER_ONLY_ITEMS.has(item) && Number.isNaN(value)) value = 0;
+        sum += REDUCTION_ITEMS.has(item) ? -value : value;
       }
       // A category with a suppressed component has no target in this cut.
       if (Number.isFinite(sum)) perCategory.set(name, sum);

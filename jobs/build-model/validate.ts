@@ -7,6 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CATEGORIES, CATEGORY_COUNT, CATEGORY_INDEX } from '../../src/contract/categories.js';
 import type { Geography, GeoResolver } from '../../src/geo/types.js';
+import type { ModelArtifact } from '../../src/model/artifact.js';
 import { parseModelArtifact } from '../../src/model/parse.js';
 import type { Profile, SpendingModel } from '../../src/model/types.js';
 import { incomeScaleToPriceYear, type LogStatePrice, statePriceLookup } from './build.js';
@@ -17,6 +18,7 @@ import { HOUSEHOLDS_FILE, readStubs } from './extract-ce.js';
 import type { Household } from './extract-households.js';
 import { designInputs, fitModel, PRICE_COMPONENT, SPENDING } from './fit.js';
 import { householdsFromCsv } from './household-csv.js';
+import { shippedPredictions } from './population.js';
 import {
   type CutDimension,
   categoryPriceRelatives,
@@ -24,7 +26,6 @@ import {
   readStateRpp,
   TARGET_YEAR,
 } from './published.js';
-import { shippedPredictions } from './population.js';
 import { SourceReader } from './sources.js';
 
 export interface ValidateOptions {
@@ -43,11 +44,12 @@ const REGION_NAMES = ['northeast', 'midwest', 'south', 'west'] as const;
 export function validateModel(options: ValidateOptions): Record<string, string> {
   const source = new SourceReader(join(options.ceDir, '..'));
   const households = householdsFromCsv(readFileSync(join(options.dataDir, 'ce', HOUSEHOLDS_FILE)));
-  const model = parseModelArtifact(
-    JSON.parse(readFileSync(join(options.dataDir, 'model', 'outlay-model.json'), 'utf8')),
-  );
+  const json = JSON.parse(readFileSync(join(options.dataDir, 'model', 'outlay-model.json'), 'utf8'));
+  const model = parseModelArtifact(json);
+  const notes = (json as ModelArtifact).build.notes;
   const rpp2023 = readStateRpp(source, options.geoDir, TARGET_YEAR);
   return {
+    'build-notes': notes.map((note) => `- ${note}`).join('\n'),
     'bls-2014': blsMeansTable(source, options.ceDir, households),
     calibration: calibrationTable(source, options, households, model, rpp2023),
     'out-of-sample': outOfSampleTable(households, statePriceLookup(source, options.geoDir, households)),
@@ -90,7 +92,10 @@ function blsMeansTable(source: SourceReader, ceDir: string, households: readonly
     const def = CE_CATEGORIES[category];
     const index = CATEGORIES.indexOf(category);
     const ours = weightedMean(households, (h) => h.spending[index]!);
-    const codes = [...def.stub.map((c) => [c, 1] as const), ...(def.minus ?? []).map((c) => [c, -1] as const)];
+    const codes = [
+      ...def.stub.map((c) => [c, 1] as const),
+      ...(def.minus ?? []).map((c) => [c, -1] as const),
+    ];
     const missing = codes.filter(([code]) => !interviewMeans.has(code)).map(([code]) => code);
     const bls = codes.reduce((sum, [code, sign]) => sum + sign * (interviewMeans.get(code) ?? 0), 0);
     if (codes.length === 0) {
@@ -175,7 +180,12 @@ function outOfSampleTable(households: readonly Household[], logStatePrice: LogSt
   const keys = (['age', 'income', 'tenure', 'region'] as const).map((d) => cutIndex(live, weights, d));
   const isTest = live.map((h) => isHeldOut(h.newid));
   const fine = live.map((_, i) => keys.map((k) => k[i]).join('|'));
-  const coarse = live.map((_, i) => keys.slice(0, 3).map((k) => k[i]).join('|'));
+  const coarse = live.map((_, i) =>
+    keys
+      .slice(0, 3)
+      .map((k) => k[i])
+      .join('|'),
+  );
   const lines = [
     `Held out: ${test.length} of ${live.length} CU-quarters (every CU whose FNV-1a hash of the CU id is 0 mod 5). Weighted mean absolute error per household, 2014 dollars.`,
     '',
@@ -210,7 +220,12 @@ function outOfSampleTable(households: readonly Household[], logStatePrice: LogSt
     let t = 0;
     live.forEach((h, i) => {
       if (!isTest[i]) return;
-      designRow({ ...testInputs[t++]!, logPrice: logStatePrice(h, PRICE_COMPONENT[category]) }, fitted.incomeKnots, row, 0);
+      designRow(
+        { ...testInputs[t++]!, logPrice: logStatePrice(h, PRICE_COMPONENT[category]) },
+        fitted.incomeKnots,
+        row,
+        0,
+      );
       let eta = 0;
       for (let j = 0; j < P; j++) eta += fitted.beta[c]![j]! * row[j]!;
       const y = h.spending[index]!;
@@ -265,10 +280,16 @@ function propertyTable(model: SpendingModel, rpp2023: ReturnType<typeof readStat
       is_homeowner: next() < 0.1 ? undefined : next() < 0.6,
     };
     model.predict(profile, geo, a);
-    check('finite', a.every((v) => Number.isFinite(v) && v >= 0));
+    check(
+      'finite',
+      a.every((v) => Number.isFinite(v) && v >= 0),
+    );
     model.predict({ net_annual_income: 50_000 }, geo, b);
     model.predict(profile, geo, b);
-    check('deterministic', a.every((v, c) => v === b[c]));
+    check(
+      'deterministic',
+      a.every((v, c) => v === b[c]),
+    );
     const base = total(a);
     model.predict({ ...profile, net_annual_income: profile.net_annual_income * 1.05 }, geo, b);
     check('income', total(b) > base);
@@ -300,8 +321,16 @@ function propertyTable(model: SpendingModel, rpp2023: ReturnType<typeof readStat
 /** The two example profiles of issue 3, resolved through the real geography tables. */
 function examplesTable(model: SpendingModel, resolver: GeoResolver): string {
   const examples: [string, string, Profile][] = [
-    ['Single renter, 25, Birmingham AL', '35210', { net_annual_income: 41_004, age: 25, household_members: 1, is_homeowner: false }],
-    ['Family of four homeowners, Sugar Land TX', '77479', { net_annual_income: 102_000, age: 40, household_members: 4, is_homeowner: true }],
+    [
+      'Single renter, 25, Birmingham AL',
+      '35210',
+      { net_annual_income: 41_004, age: 25, household_members: 1, is_homeowner: false },
+    ],
+    [
+      'Family of four homeowners, Sugar Land TX',
+      '77479',
+      { net_annual_income: 102_000, age: 40, household_members: 4, is_homeowner: true },
+    ],
   ];
   const outputs = examples.map(([, zip, profile]) => {
     const out = new Float64Array(CATEGORY_COUNT);

@@ -11,6 +11,12 @@ const MINUS = 0x2d;
 const ZERO = 0x30;
 const encoder = new TextEncoder();
 
+/**
+ * ⌊v / 10⌋ of a whole v ≥ 0. Amounts fit 32 bits, where `| 0` lets the compiler divide by multiplying;
+ * the batch job writes 76 amounts per row, so this is most of its encoding time.
+ */
+const tenth = (v: number) => (v <= 0x7fffffff ? (v / 10) | 0 : Math.floor(v / 10));
+
 export class CsvBytes {
   private bytes: Uint8Array;
   private length = 0;
@@ -39,18 +45,22 @@ export class CsvBytes {
   /** A whole number (safe integer), e.g. an amount. */
   integer(value: number): void {
     this.reserve(17);
+    const { bytes } = this;
+    let at = this.length;
     let v = value;
     if (v < 0) {
-      this.bytes[this.length++] = MINUS;
+      bytes[at++] = MINUS;
       v = -v;
     }
     let digits = 1;
-    for (let rest = v; rest >= 10; rest = Math.floor(rest / 10)) digits++;
-    for (let i = this.length + digits - 1; i >= this.length; i--) {
-      this.bytes[i] = ZERO + (v % 10);
-      v = Math.floor(v / 10);
-    }
-    this.length += digits;
+    for (let rest = v; rest >= 10; rest = tenth(rest)) digits++;
+    at += digits;
+    this.length = at;
+    do {
+      const rest = tenth(v);
+      bytes[--at] = ZERO + v - rest * 10;
+      v = rest;
+    } while (v > 0);
   }
 
   /** Text known to need no quoting (numbers as the API writes them, codes). */

@@ -166,8 +166,19 @@ function lerp(table: Float64Array, row: number, k: number, f: number): number {
   return lo + f * (table[row + k + 1]! - lo);
 }
 
-/** Logistic model on [1, u, u², a, a², a·u] (see ModelArtifact.ownerLogit). */
+/**
+ * Logistic model on [1, u, u², a, a², a·u] (see ModelArtifact.ownerLogit), held non-decreasing in income:
+ * beyond the vertex of the quadratic in u (where the fit turns against income, in the thin tails) u is
+ * clamped to the vertex. Owners with a mortgage spend more than outright owners, so a share that fell with
+ * income would make total spending fall with income.
+ */
 function logistic(beta: Float64Array, u: number, a: number): number {
-  const z = beta[0]! + beta[1]! * u + beta[2]! * u * u + beta[3]! * a + beta[4]! * a * a + beta[5]! * a * u;
+  const curvature = beta[2]!;
+  let x = u;
+  if (curvature !== 0) {
+    const vertex = -(beta[1]! + beta[5]! * a) / (2 * curvature);
+    if (curvature > 0 ? x < vertex : x > vertex) x = vertex;
+  }
+  const z = beta[0]! + beta[1]! * x + curvature * x * x + beta[3]! * a + beta[4]! * a * a + beta[5]! * a * x;
   return 1 / (1 + Math.exp(-z));
 }

@@ -80,6 +80,36 @@ describe('spending model artifact', () => {
     expect(spending(family)).toBeGreaterThan(spending(single));
   });
 
+  // Golden ranges. Single renter: CE 2023 (tidy age table) take-home = income after taxes − pensions & Social
+  // Security is $46,254 under 25 and $74,937 at 25–34, and spending net of pensions is 96 % and 83 % of it,
+  // so a 25-year-old spends roughly 0.75–1.05 × take-home. Family: issue 3's review expects $80–95k for
+  // four homeowners in Sugar Land at $102k take-home (CE 2023 married couples spend $100,161 gross of
+  // $11k+ pensions at higher incomes).
+  it('golden: the single renter in 35210 spends close to the take-home', () => {
+    const out = predict(
+      { net_annual_income: 41004, age: 25, household_members: 1, is_homeowner: false },
+      BIRMINGHAM,
+    );
+    expect(spending(out)).toBeGreaterThan(0.75 * 41004);
+    expect(spending(out)).toBeLessThan(1.05 * 41004);
+  });
+
+  it('golden: the family of four homeowners in 77479 at 102,000 spends $80–95k', () => {
+    const out = predict(
+      { net_annual_income: 102000, age: 40, household_members: 4, is_homeowner: true },
+      HOUSTON,
+    );
+    expect(spending(out)).toBeGreaterThan(80000);
+    expect(spending(out)).toBeLessThan(95000);
+    expect(out[CATEGORY_INDEX.mortgage_and_rent]).toBeGreaterThan(8000);
+  });
+
+  it('loads in well under a second', async () => {
+    const start = performance.now();
+    await loadSpendingModel();
+    expect(performance.now() - start).toBeLessThan(1000);
+  });
+
   it('marginalises missing optional fields instead of failing (only net income given)', () => {
     const out = predict({ net_annual_income: 60000 });
     for (const value of out) expect(Number.isFinite(value) && value >= 0).toBe(true);

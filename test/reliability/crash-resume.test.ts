@@ -16,8 +16,8 @@ import { finalFilesIn } from './support/score-outputs.js';
 const SEED = Number(process.env.OUTLAY_RELIABILITY_KILL_SEED ?? 2_026);
 const ROWS = 20_000;
 const BAD_ROWS = 20;
-const TARGET_KILLS = Number(process.env.OUTLAY_RELIABILITY_KILLS ?? 21);
-const KILLS_PER_CHAIN = 7;
+const TARGET_KILLS = Number(process.env.OUTLAY_RELIABILITY_KILLS ?? 20);
+const KILLS_PER_CHAIN = 10;
 /** Bounds the suite whatever the kill points: a chain of runs cannot go on forever. */
 const MAX_RUNS = 4 * TARGET_KILLS;
 /** Worker threads per chain, alternating, so both the main-thread and the worker-pool paths are killed. */
@@ -124,53 +124,56 @@ describe('outlay score --resume under SIGKILL', () => {
       let identical = 0;
       const incompleteSeen: string[] = [];
 
-      while (kills < TARGET_KILLS && runs < MAX_RUNS) {
-        const outDir = join(dir, `chain-${chains}`);
-        const workers = WORKERS[chains % WORKERS.length]!;
-        chains++;
-        let killsInChain = 0;
-        let done = false;
-        while (!done && runs < MAX_RUNS) {
-          runs++;
-          const child = spawnOutlay(scoreArgs(outDir, workers));
-          const mayKill = killsInChain < KILLS_PER_CHAIN;
-          // Anywhere from process start-up to the last renames of a run as long as an uninterrupted one.
-          const killer = mayKill
-            ? setTimeout(() => child.kill('SIGKILL'), random.uniform(0.02, 1) * reference.wallMs)
-            : undefined;
-          const outcome = await outcomeOf(child);
-          clearTimeout(killer);
-          if (outcome.signal === 'SIGKILL') {
-            kills++;
-            killsInChain++;
-            if ((await readdir(outDir).catch((): string[] => [])).includes(`.${NAME}.checkpoint.json`))
-              killsAfterACheckpoint++;
-            incompleteSeen.push(...(await incompleteFinalFiles(outDir)));
-            continue;
+      // Figures are recorded even when a chain fails, so the report shows how far the suite got.
+      try {
+        while (kills < TARGET_KILLS && runs < MAX_RUNS) {
+          const outDir = join(dir, `chain-${chains}`);
+          const workers = WORKERS[chains % WORKERS.length]!;
+          chains++;
+          let killsInChain = 0;
+          let done = false;
+          while (!done && runs < MAX_RUNS) {
+            runs++;
+            const child = spawnOutlay(scoreArgs(outDir, workers));
+            const mayKill = killsInChain < KILLS_PER_CHAIN;
+            // Anywhere from process start-up to the last renames of a run as long as an uninterrupted one.
+            const killer = mayKill
+              ? setTimeout(() => child.kill('SIGKILL'), random.uniform(0.02, 1) * reference.wallMs)
+              : undefined;
+            const outcome = await outcomeOf(child);
+            clearTimeout(killer);
+            if (outcome.signal === 'SIGKILL') {
+              kills++;
+              killsInChain++;
+              if ((await readdir(outDir).catch((): string[] => [])).includes(`.${NAME}.checkpoint.json`))
+                killsAfterACheckpoint++;
+              incompleteSeen.push(...(await incompleteFinalFiles(outDir)));
+              continue;
+            }
+            expect(outcome.code, outcome.stderr).toBe(3);
+            done = true;
           }
-          expect(outcome.code, outcome.stderr).toBe(3);
-          done = true;
+          const scored = await readFile(join(outDir, `${NAME}.scored.csv`));
+          const rejects = await readFile(join(outDir, `${NAME}.rejects.csv`));
+          if (scored.equals(reference.scored) && rejects.equals(reference.rejects)) identical++;
+          expect(scored.equals(reference.scored), `chain ${chains}: scored file differs`).toBe(true);
+          expect(rejects.equals(reference.rejects), `chain ${chains}: rejects file differs`).toBe(true);
+          expect(await summaryWithoutMeta(outDir)).toEqual(reference.summary);
+          // Nothing left behind: no checkpoint, no temporary file, only the four outputs.
+          expect((await readdir(outDir)).sort()).toEqual(FINAL_FILES);
         }
-        const scored = await readFile(join(outDir, `${NAME}.scored.csv`));
-        const rejects = await readFile(join(outDir, `${NAME}.rejects.csv`));
-        if (scored.equals(reference.scored) && rejects.equals(reference.rejects)) identical++;
-        expect(scored.equals(reference.scored), `chain ${chains}: scored file differs`).toBe(true);
-        expect(rejects.equals(reference.rejects), `chain ${chains}: rejects file differs`).toBe(true);
-        expect(await summaryWithoutMeta(outDir)).toEqual(reference.summary);
-        // Nothing left behind: no checkpoint, no temporary file, only the four outputs.
-        expect((await readdir(outDir)).sort()).toEqual(FINAL_FILES);
+      } finally {
+        await recordFigures('crash-resume', {
+          seed: SEED,
+          rows: ROWS,
+          chains,
+          kills,
+          killsAfterACheckpoint,
+          runs,
+          identicalOutputs: identical,
+          incompleteFilesUnderFinalNames: incompleteSeen.length,
+        });
       }
-
-      await recordFigures('crash-resume', {
-        seed: SEED,
-        rows: ROWS,
-        chains,
-        kills,
-        killsAfterACheckpoint,
-        runs,
-        identicalOutputs: identical,
-        incompleteFilesUnderFinalNames: incompleteSeen.length,
-      });
       expect(incompleteSeen).toEqual([]);
       expect(kills).toBeGreaterThanOrEqual(TARGET_KILLS);
     },
