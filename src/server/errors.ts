@@ -64,7 +64,7 @@ export function installErrorAnswers(app: FastifyInstance): void {
     methodsByPath.set(route.url, methods);
   });
 
-  app.setNotFoundHandler((request, reply) => {
+  const answerUnrouted = (request: FastifyRequest, reply: FastifyReply): void => {
     const queryStart = request.url.indexOf('?');
     const path = queryStart === -1 ? request.url : request.url.slice(0, queryStart);
     const methods = methodsByPath.get(path);
@@ -76,7 +76,14 @@ export function installErrorAnswers(app: FastifyInstance): void {
       .code(405)
       .header('Allow', [...methods].join(', '))
       .send(METHOD_NOT_ALLOWED);
+  };
+  // Answered in onRequest, before Fastify reads the body: otherwise a bad or oversized body sent to an
+  // unknown path or with the wrong method would be reported as 400 or 413 instead of 404/405.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.is404) answerUnrouted(request, reply);
+    else done();
   });
+  app.setNotFoundHandler(answerUnrouted);
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const answer = answerFor(error);

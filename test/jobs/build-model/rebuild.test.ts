@@ -15,7 +15,7 @@ const shared = process.env.OUTLAY_SHARED_DIR;
 
 describe('build-model rebuild from raw data', () => {
   it.skipIf(!shared)(
-    'reproduces data/model/outlay-model.json byte for byte (skipped: set OUTLAY_SHARED_DIR to the raw shared folder)',
+    'reproduces data/model/outlay-model.json byte for byte (needs OUTLAY_SHARED_DIR=<raw shared folder>; skipped without it)',
     () => {
       const out = mkdtempSync(join(tmpdir(), 'outlay-model-'));
       mkdirSync(join(out, 'ce'));
