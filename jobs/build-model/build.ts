@@ -6,7 +6,15 @@
 import { join } from 'node:path';
 import { AREA_SLOTS, ARTIFACT_FORMAT, type ModelArtifact, REGION_SLOTS } from '../../src/model/artifact.js';
 import { TableSpendingModel } from '../../src/model/spending-model.js';
-import { AGE_CUTS, type Calibration, calibrate, combine, smoothFactor } from './calibrate.js';
+import {
+  AGE_CUTS,
+  type Calibration,
+  calibrate,
+  combine,
+  harmonizeLevels,
+  SIZE_KNOTS,
+  smoothFactor,
+} from './calibrate.js';
 import type { SpendingCategory } from './ce-categories.js';
 import { COLUMNS, type DesignInput, designRow, INCOME_CEILING, INCOME_FLOOR, P, SIZE_MAX } from './design.js';
 import { extractCeHouseholds } from './extract-ce.js';
@@ -43,7 +51,7 @@ const KERNEL_BANDWIDTH = 0.35;
 /** Minimum income elasticity of every category's take-home curve (monotonicity guard, docs/model.md). */
 const MIN_INCOME_SLOPE = 0.01;
 /** Calibration rounds on the artifact's own predictions after the first (ln-errors shrink ~10× per round). */
-const SHIPPED_ROUNDS = 2;
+const SHIPPED_ROUNDS = Number(process.env.OUTLAY_ROUNDS ?? 2);
 
 export interface BuildOptions {
   readonly ceDir: string;
@@ -79,14 +87,15 @@ export function buildModel(options: BuildOptions): BuildResult {
   const unguarded = fallingWithIncome(targets.income);
   // Stage 1 rakes the fitted household means; the artifact then differs from them (tenure mix by logit,
   // monotonicity guard, 2023 prices), so each further round rakes what the artifact itself predicts.
-  let calibration = calibrate(households, u, base, SPENDING, targets);
+  const levelled = harmonizeLevels(households, SPENDING, targets);
+  let calibration = calibrate(households, u, base, SPENDING, levelled);
   const build = (c: Calibration) =>
     tables(fitted, c, households, u, Math.log(incomeScale), relatives, unguarded);
   let artifact = build(calibration);
   for (let round = 0; round < SHIPPED_ROUNDS; round++) {
     const model = new TableSpendingModel({ ...artifact, build: { command: '', sources: {}, notes: [] } });
     const shipped = shippedPredictions(model, households, incomeScale, rpp2023, SPENDING, relatives);
-    calibration = combine(calibration, calibrate(households, u, shipped, SPENDING, targets));
+    calibration = combine(calibration, calibrate(households, u, shipped, SPENDING, levelled));
     artifact = build(calibration);
   }
   return {
@@ -260,7 +269,8 @@ function tables(
     Math.exp(block(fitted.beta[c]!, { ...reference, age }, COLUMNS.age, COLUMNS.size)) *
     smoothFactor(ageKnots, calibration.ageLog[c]!, age);
   const sizeFactor = (c: number, size: number) =>
-    Math.exp(block(fitted.beta[c]!, { ...reference, size }, COLUMNS.size, COLUMNS.mortgage));
+    Math.exp(block(fitted.beta[c]!, { ...reference, size }, COLUMNS.size, COLUMNS.mortgage)) *
+    smoothFactor(SIZE_KNOTS, calibration.sizeLog[c]!, size);
   const age = SPENDING.flatMap((_, c) => ages.map((a) => ageFactor(c, a)));
   const size = SPENDING.flatMap((_, c) => Array.from({ length: SIZE_MAX }, (_, s) => sizeFactor(c, s + 1)));
 

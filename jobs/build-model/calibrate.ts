@@ -88,6 +88,77 @@ export function cutIndex(
   });
 }
 
+/** Dimensions whose levels are within this (in ln) of the common level are matched exactly. */
+const LEVEL_TOLERANCE = Math.log(1.025);
+
+/**
+ * The published tables disagree on the all-CU level a category has in the calibration population: each
+ * dimension's implied mean (its cut means weighted by the 2014 population's cut shares) differs, most of
+ * all for area type (2023 uses the 2020 Census urban definition: 19 % rural vs 8 % of the 2014 CUs, so the
+ * rural/urban means imply e.g. 25 % less fuel oil than the other tables). Raking to conflicting margins
+ * cannot converge (the last dimension raked wins); instead every dimension's targets are rescaled to one
+ * common level per category, chosen so that as many dimensions as possible are within 2.5 % of their own
+ * level (ties: the smallest largest gap), and the within-dimension contrasts are matched exactly. A
+ * dimension with a suppressed cut has no implied level and is not rescaled (its free cut absorbs it).
+ */
+export function harmonizeLevels(
+  households: readonly Household[],
+  categories: readonly SpendingCategory[],
+  targets: Readonly<Record<CutDimension, CutTargets>>,
+): Record<CutDimension, CutTargets> {
+  const w = Float64Array.from(households, (h) => (h.region > 0 ? h.weight : 0));
+  const dims = Object.keys(CUT_NAMES) as CutDimension[];
+  const shares = dims.map((d) => {
+    const member = cutIndex(households, w, d);
+    const s = new Float64Array(CUT_NAMES[d].length);
+    member.forEach((j, i) => {
+      if (j >= 0) s[j]! += w[i]!;
+    });
+    const total = s.reduce((a, b) => a + b, 0);
+    return s.map((x) => x / total);
+  });
+  const out = Object.fromEntries(
+    dims.map((d) => [d, new Map([...targets[d]].map(([cut, m]) => [cut, new Map(m)]))]),
+  ) as Record<CutDimension, CutTargets>;
+  for (const category of categories) {
+    const levels = dims.map((d, k) => {
+      let s = 0;
+      for (let j = 0; j < CUT_NAMES[d].length; j++) {
+        const t = targets[d].get(CUT_NAMES[d][j]!)?.get(category);
+        if (t === undefined || !(t > 0)) return Number.NaN;
+        s += shares[k]![j]! * t;
+      }
+      return Math.log(s);
+    });
+    const known = levels.filter(Number.isFinite);
+    if (known.length === 0) continue;
+    let best = known[0]!;
+    let bestCount = -1;
+    let bestGap = Number.POSITIVE_INFINITY;
+    for (const a of known)
+      for (const b of known) {
+        const level = (a + b) / 2;
+        const gaps = known.map((l) => Math.abs(l - level));
+        const count = gaps.filter((g) => g <= LEVEL_TOLERANCE).length;
+        const gap = Math.max(...gaps.filter((g) => g <= LEVEL_TOLERANCE), 0);
+        if (count > bestCount || (count === bestCount && gap < bestGap - 1e-12)) {
+          best = level;
+          bestCount = count;
+          bestGap = gap;
+        }
+      }
+    dims.forEach((d, k) => {
+      if (!Number.isFinite(levels[k]!)) return;
+      const factor = Math.exp(best - levels[k]!);
+      for (const cut of CUT_NAMES[d]) {
+        const m = out[d].get(cut)!;
+        m.set(category, m.get(category)! * factor);
+      }
+    });
+  }
+  return out;
+}
+
 /** Piecewise-linear interpolation of log-factors at knots xs (ascending), flat outside. */
 export function smoothFactor(xs: readonly number[], logFactors: Float64Array, x: number): number {
   const last = xs.length - 1;
@@ -104,6 +175,11 @@ export interface Calibration {
   readonly ageLog: Float64Array[];
   readonly incomeLog: Float64Array[];
   readonly incomeKnots: number[];
+  /**
+   * Per category: log-factors at SIZE_KNOTS (household members, capped at SIZE_CAP), raked to the composition
+   * cuts; the model has no composition input, so composition is carried by household size (see SIZE_KNOTS).
+   */
+  readonly sizeLog: Float64Array[];
   /** Per category: factor for renter, owner; per region 1…4; rural, urban. */
   readonly tenure: Float64Array[];
   readonly region: Float64Array[];
@@ -114,9 +190,18 @@ export interface Calibration {
 const SWEEPS = 50;
 const CONVERGED = 1e-7;
 
-/** Raked dimensions; composition has no model input to carry a factor and is only reported. */
-type Dimension = Exclude<CutDimension, 'composition'>;
-const DIMENSIONS: readonly Dimension[] = ['age', 'income', 'tenure', 'region', 'area'];
+/**
+ * Composition (married couple / one parent / single & other) has no model input; it is raked through a
+ * smooth factor in household size with one knot per cut: 1 member (mostly "single and other"), 2 (couples
+ * without children, the bulk of married units, and the smallest one-parent units) and 4 (families with
+ * children). The age factor, raked in the same sweeps, separates the older couples from the younger
+ * one-parent units. An approximation: a size factor cannot tell a married couple from a parent and child.
+ */
+export const SIZE_KNOTS = [1, 2, 4] as const;
+/** Sizes beyond the artifact's size table are evaluated at its last entry. */
+const SIZE_CAP = 8;
+type Dimension = CutDimension;
+const DIMENSIONS: readonly Dimension[] = ['age', 'income', 'tenure', 'region', 'area', 'composition'];
 
 /** Weights of the piecewise-linear hat functions at x (flat outside the knots); sums to 1. */
 export function hatWeights(xs: readonly number[], x: number, out: Float64Array): void {
@@ -167,7 +252,16 @@ export function calibrate(
   };
   const ageBracket = bracket(ageKnots, (i) => households[i]!.age);
   const incomeBracket = bracket(incomeKnots, (i) => u[i]!);
-  const result: Calibration = { ageLog: [], incomeLog: [], incomeKnots, tenure: [], region: [], area: [] };
+  const sizeBracket = bracket(SIZE_KNOTS, (i) => Math.min(Math.max(households[i]!.members, 1), SIZE_CAP));
+  const result: Calibration = {
+    ageLog: [],
+    incomeLog: [],
+    incomeKnots,
+    sizeLog: [],
+    tenure: [],
+    region: [],
+    area: [],
+  };
   const [, , tenureCut, regionCut, areaCut] = member as [
     Int32Array,
     Int32Array,
@@ -184,6 +278,7 @@ export function calibrate(
       tenure: new Float64Array(2),
       region: new Float64Array(4),
       area: new Float64Array(2),
+      composition: new Float64Array(SIZE_KNOTS.length),
     };
     const update = () => {
       for (let i = 0; i < n; i++) {
@@ -192,7 +287,11 @@ export function calibrate(
         const b = incomeBracket.at[i]!;
         const fa = ageBracket.lower[i]!;
         const fb = incomeBracket.lower[i]!;
+        const s = sizeBracket.at[i]!;
+        const fs = sizeBracket.lower[i]!;
         let log =
+          fs * logs.composition[s]! +
+          (1 - fs) * logs.composition[s + 1]! +
           fa * logs.age[a]! +
           (1 - fa) * logs.age[a + 1]! +
           fb * logs.income[b]! +
@@ -210,7 +309,14 @@ export function calibrate(
         const m = cuts.length;
         const sums = new Float64Array(m);
         const weights = new Float64Array(m);
-        const smooth = dim === 'age' ? ageBracket : dim === 'income' ? incomeBracket : null;
+        const smooth =
+          dim === 'age'
+            ? ageBracket
+            : dim === 'income'
+              ? incomeBracket
+              : dim === 'composition'
+                ? sizeBracket
+                : null;
         const jacobian = new Float64Array(m * m);
         for (let i = 0; i < n; i++) {
           const j = member[d]![i]!;
@@ -256,7 +362,7 @@ export function calibrate(
     }
     // The level is shared by all five dimensions; park it in the age factors (a constant added to every
     // knot is a constant factor, since the hat weights sum to one) so the others read as relative effects.
-    for (const dim of ['income', 'tenure', 'region', 'area'] as const) {
+    for (const dim of ['income', 'tenure', 'region', 'area', 'composition'] as const) {
       const values = logs[dim];
       const mean = values.reduce((a, b) => a + b, 0) / values.length;
       for (let j = 0; j < values.length; j++) values[j]! -= mean;
@@ -264,6 +370,7 @@ export function calibrate(
     }
     result.ageLog.push(logs.age);
     result.incomeLog.push(logs.income);
+    result.sizeLog.push(logs.composition);
     result.tenure.push(logs.tenure.map(Math.exp));
     result.region.push(logs.region.map(Math.exp));
     result.area.push(logs.area.map(Math.exp));
@@ -279,6 +386,7 @@ export function combine(a: Calibration, b: Calibration): Calibration {
     ageLog: add(a.ageLog, b.ageLog),
     incomeLog: add(a.incomeLog, b.incomeLog),
     incomeKnots: a.incomeKnots,
+    sizeLog: add(a.sizeLog, b.sizeLog),
     tenure: times(a.tenure, b.tenure),
     region: times(a.region, b.region),
     area: times(a.area, b.area),

@@ -6,15 +6,18 @@ import Type, { type Static, type TSchema } from 'typebox';
 import { CATEGORIES, type Category } from './categories.js';
 import { LIMITS } from './limits.js';
 
-const money = (description: string) =>
-  Type.Number({ minimum: 0, maximum: LIMITS.amountMax, description });
+const money = (description: string) => Type.Number({ minimum: 0, maximum: LIMITS.amountMax, description });
 
 export const ZIP_PATTERN = '^[0-9]{5}(-[0-9]{4})?$';
 
 export const Demographics = Type.Object(
   {
     age: Type.Optional(
-      Type.Integer({ minimum: LIMITS.ageMin, maximum: LIMITS.ageMax, description: 'Age of the reference person, years.' }),
+      Type.Integer({
+        minimum: LIMITS.ageMin,
+        maximum: LIMITS.ageMax,
+        description: 'Age of the reference person, years.',
+      }),
     ),
     gross_annual_income: Type.Optional(money('Household income before taxes, annual.')),
     household_members: Type.Optional(
@@ -28,9 +31,13 @@ export const Demographics = Type.Object(
     net_annual_income: Type.Number({
       exclusiveMinimum: 0,
       maximum: LIMITS.amountMax,
-      description: 'Household take-home pay, annual (after taxes, Social Security and pension contributions).',
+      description:
+        'Household take-home pay, annual (after taxes, Social Security and pension contributions).',
     }),
-    zip: Type.String({ pattern: ZIP_PATTERN, description: '5-digit ZIP code, or ZIP+4 (normalised to 5 digits).' }),
+    zip: Type.String({
+      pattern: ZIP_PATTERN,
+      description: '5-digit ZIP code, or ZIP+4 (normalised to 5 digits).',
+    }),
   },
   { additionalProperties: false },
 );
@@ -51,11 +58,16 @@ export const OperationRequest = Type.Object(
 
 const wholeAmounts = (what: string) =>
   Type.Object(
-    categoryProperties((c) => Type.Integer({ minimum: 0, description: `${what}: ${c}, annual, whole dollars.` })),
+    categoryProperties((c) =>
+      Type.Integer({ minimum: 0, description: `${what}: ${c}, annual, whole dollars.` }),
+    ),
     { additionalProperties: false },
   );
 
-export const BudgetResponse = Type.Object({ budget: wholeAmounts('Budget') }, { additionalProperties: false });
+export const BudgetResponse = Type.Object(
+  { budget: wholeAmounts('Budget') },
+  { additionalProperties: false },
+);
 export const ModelResponse = Type.Object(
   { model: wholeAmounts('Expected spending of similar households') },
   { additionalProperties: false },
@@ -69,7 +81,10 @@ export const DEFAULT_SCORE_KEY = 'OUTLAY';
 export const scoreResponseSchema = (scoreKey: string = DEFAULT_SCORE_KEY) =>
   Type.Object(
     {
-      [PSA_KEY]: Type.String({ pattern: '^-?[0-9]+$', description: 'Monthly predicted saving ability, whole dollars.' }),
+      [PSA_KEY]: Type.String({
+        pattern: '^-?[0-9]+$',
+        description: 'Monthly predicted saving ability, whole dollars.',
+      }),
       [scoreKey]: Type.String({ pattern: '^[0-9]{1,3}\\.[0-9]$', description: 'Cash-flow score 0.0–100.0.' }),
       [SAVINGS_SCORE_KEY]: Type.String({
         pattern: '^[0-9]{1,3}\\.[0-9]$',
@@ -79,7 +94,10 @@ export const scoreResponseSchema = (scoreKey: string = DEFAULT_SCORE_KEY) =>
     { additionalProperties: false },
   );
 
-export const ErrorItem = Type.Object({ path: Type.String(), message: Type.String() }, { additionalProperties: false });
+export const ErrorItem = Type.Object(
+  { path: Type.String(), message: Type.String() },
+  { additionalProperties: false },
+);
 export const InvalidRequestBody = Type.Object(
   { message: Type.Literal('Invalid request body'), errors: Type.Array(ErrorItem) },
   { additionalProperties: false },

@@ -13,6 +13,9 @@ import { CATEGORY_COUNT } from '../contract/categories.js';
 export class Apportioner {
   private readonly rankOf = new Float64Array(CATEGORY_COUNT);
   private readonly ranks = new Float64Array(CATEGORY_COUNT);
+  private readonly bucketOf = new Uint8Array(CATEGORY_COUNT);
+  private readonly bucketCounts = new Int32Array(BUCKETS);
+  private readonly inBucket = new Float64Array(CATEGORY_COUNT);
 
   /**
    * Writes whole amounts summing to `total` (a whole number ≥ 0) into `out` at the indices where
@@ -22,31 +25,61 @@ export class Apportioner {
   apportion(total: number, weights: Float64Array, eligible: Uint8Array, out: Float64Array): boolean {
     let weightSum = 0;
     for (let i = 0; i < CATEGORY_COUNT; i++) if (eligible[i] === 1) weightSum += weights[i]!;
+    return this.apportionSummed(total, weightSum, weights, eligible, out);
+  }
+
+  /**
+   * `apportion` for a caller that has already summed the eligible weights, in index order (the sum must
+   * be the same double `apportion` would compute, so that the result is the same).
+   */
+  apportionSummed(
+    total: number,
+    weightSum: number,
+    weights: Float64Array,
+    eligible: Uint8Array,
+    out: Float64Array,
+  ): boolean {
     if (!(weightSum > 0)) {
       for (let i = 0; i < CATEGORY_COUNT; i++) if (eligible[i] === 1) out[i] = 0;
       return false;
     }
-    const { rankOf, ranks } = this;
+    const { rankOf, ranks, bucketOf, bucketCounts } = this;
+    bucketCounts.fill(0);
     // One division, not one per category: divisions are the slowest step of this loop.
     const perWeight = total / weightSum;
     let count = 0;
     let floorSum = 0;
     for (let i = 0; i < CATEGORY_COUNT; i++) {
-      if (eligible[i] !== 1) continue;
+      if (eligible[i] !== 1) {
+        // Below every rank key (they are ≥ 0), so the last loop needs no eligibility test.
+        rankOf[i] = -1;
+        continue;
+      }
       const quota = weights[i]! * perWeight;
       const whole = Math.floor(quota);
       out[i] = whole;
       floorSum += whole;
       const rank = rankKey(quota - whole, i);
       rankOf[i] = rank;
+      const bucket = Math.floor(rank * BUCKET_SCALE);
+      bucketOf[count] = bucket;
+      bucketCounts[bucket]! += 1;
       ranks[count++] = rank;
     }
     // Floors lose less than one unit per category, so the leftover is a whole number below `count`.
     const leftover = Math.min(total - floorSum, count);
     if (leftover === 0) return true;
-    const threshold = nthLargest(ranks, count, leftover - 1);
+    // The threshold is the leftover-th largest rank. Buckets are monotone in the rank, so it lies in the
+    // bucket where the counts from the top reach `leftover`; only that bucket's few ranks are selected.
+    let bucket = BUCKETS - 1;
+    let above = 0;
+    while (above + bucketCounts[bucket]! < leftover) above += bucketCounts[bucket--]!;
+    const { inBucket } = this;
+    let m = 0;
+    for (let j = 0; j < count; j++) if (bucketOf[j] === bucket) inBucket[m++] = ranks[j]!;
+    const threshold = nthLargest(inBucket, m, leftover - 1 - above);
     for (let i = 0; i < CATEGORY_COUNT; i++) {
-      if (eligible[i] === 1 && rankOf[i]! >= threshold) out[i]! += 1;
+      if (rankOf[i]! >= threshold) out[i]! += 1;
     }
     return true;
   }
@@ -54,6 +87,9 @@ export class Apportioner {
 
 const FRACTION_STEPS = 2 ** 40;
 const INDEX_SLOTS = 64;
+/** Rank keys are below FRACTION_STEPS × INDEX_SLOTS = 2^46; bucket = floor(key / 2^40), by fraction sixty-fourths. */
+const BUCKETS = 64;
+const BUCKET_SCALE = BUCKETS / (FRACTION_STEPS * INDEX_SLOTS);
 
 /** Orders by fractional part (quantised), then by earlier category; unique per index, exact in a double. */
 const rankKey = (fraction: number, index: number) =>

@@ -22,24 +22,29 @@ export class BudgetAllocator {
   ): void {
     const { fillable } = this;
     let fixed = 0;
+    let weightSum = 0;
     for (let i = 0; i < CATEGORY_COUNT; i++) {
       if (isGiven[i] === 1) {
         const amount = roundHalfAwayFromZero(given[i]!);
         out[i] = amount;
         fixed += amount;
         fillable[i] = 0;
+      } else if (i === SAVINGS_INDEX || i === OTHER_DEBT_INDEX) {
+        // Never filled: 0 unless given.
+        out[i] = 0;
+        fillable[i] = 0;
       } else {
         fillable[i] = 1;
+        // Summed in index order over the filled categories, as Apportioner.apportion would.
+        weightSum += modeled[i]!;
       }
     }
-    for (const never of NEVER_FILLED) {
-      if (fillable[never] === 1) {
-        fillable[never] = 0;
-        out[never] = 0;
-      }
-    }
-    this.apportioner.apportion(Math.max(0, roundHalfAwayFromZero(netIncome) - fixed), modeled, fillable, out);
+    this.apportioner.apportionSummed(
+      Math.max(0, roundHalfAwayFromZero(netIncome) - fixed),
+      weightSum,
+      modeled,
+      fillable,
+      out,
+    );
   }
 }
-
-const NEVER_FILLED = [SAVINGS_INDEX, OTHER_DEBT_INDEX] as const;

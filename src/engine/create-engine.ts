@@ -7,8 +7,13 @@
  * is synchronous and the model and resolver never call back into the engine.
  */
 import { CATEGORY_COUNT, OTHER_DEBT_INDEX } from '../contract/categories.js';
-import { DEFAULT_SCORE_KEY, PSA_KEY, SAVINGS_SCORE_KEY } from '../contract/schemas.js';
-import { type ValidRequest, validateRequest } from '../contract/validate.js';
+import {
+  DEFAULT_SCORE_KEY,
+  type InvalidRequestBody,
+  PSA_KEY,
+  SAVINGS_SCORE_KEY,
+} from '../contract/schemas.js';
+import { checkRequest, type ValidRequest, validateRequest } from '../contract/validate.js';
 import type { Geography, GeoResolver } from '../geo/types.js';
 import type { SpendingModel } from '../model/types.js';
 import { BudgetAllocator } from './budget.js';
@@ -63,15 +68,17 @@ export function createEngine({ model, geo, config }: EngineParts): LocalEngine {
     writeScoreValues(request.demographics.net_annual_income, given, isGiven, modeled, scoreStrings);
   }
 
+  // Like `figures`, the success result is one object reused by every call.
+  const figuresResult: Result<HouseholdFigures> = { ok: true, value: figures };
+
   function householdFigures(body: unknown): Result<HouseholdFigures> {
-    const validation = validateRequest(body);
-    if (!validation.ok) return validation;
-    const { request } = validation;
+    const request = checkRequest(body);
+    if (request === undefined) return rejected(body);
     figures.geography = evaluate(request);
     writeBudget(request);
     writeModel();
     writeScore(request);
-    return { ok: true, value: figures };
+    return figuresResult;
   }
 
   return {
@@ -79,31 +86,35 @@ export function createEngine({ model, geo, config }: EngineParts): LocalEngine {
     priceYear: model.priceYear,
     scoreKey,
     budget(body) {
-      const validation = validateRequest(body);
-      if (!validation.ok) return validation;
-      evaluate(validation.request);
-      writeBudget(validation.request);
+      const request = checkRequest(body);
+      if (request === undefined) return rejected(body);
+      evaluate(request);
+      writeBudget(request);
       return { ok: true, value: { budget: categoryRecord(budgetAmounts) } };
     },
     // A `budget` in the request is validated but ignored: callers send one body to all three operations.
     model(body) {
-      const validation = validateRequest(body);
-      if (!validation.ok) return validation;
-      evaluate(validation.request);
+      const request = checkRequest(body);
+      if (request === undefined) return rejected(body);
+      evaluate(request);
       writeModel();
       return { ok: true, value: { model: categoryRecord(modelAmounts) } };
     },
     score(body) {
-      const validation = validateRequest(body);
-      if (!validation.ok) return validation;
-      evaluate(validation.request);
-      writeScore(validation.request);
+      const request = checkRequest(body);
+      if (request === undefined) return rejected(body);
+      evaluate(request);
+      writeScore(request);
       return { ok: true, value: scoreRecord(scoreStrings) };
     },
     household(body) {
-      const result = householdFigures(body);
-      if (!result.ok) return result;
-      const { geography } = result.value;
+      const request = checkRequest(body);
+      if (request === undefined) return rejected(body);
+      const geography = evaluate(request);
+      figures.geography = geography;
+      writeBudget(request);
+      writeModel();
+      writeScore(request);
       return {
         ok: true,
         value: {
@@ -116,6 +127,13 @@ export function createEngine({ model, geo, config }: EngineParts): LocalEngine {
     },
     householdFigures,
   };
+}
+
+/** The error result for a body that failed `checkRequest`: validation again, for its error list. */
+function rejected(body: unknown): { ok: false; error: InvalidRequestBody } {
+  const validation = validateRequest(body);
+  if (validation.ok) throw new Error('outlay: a request failed the schema check once and passed it once');
+  return validation;
 }
 
 /** The main score key replaces `OUTLAY` in score responses, so it must not collide with the other two keys. */

@@ -1,8 +1,8 @@
 /**
  * Evaluates the spending model for one profile from the artifact's precomputed tables. Per call: a log, a
  * few logistic terms and, per category, three interpolations and a product; the geography's price factors
- * (one exp per category) are recomputed only when a different Geography object comes in. Nothing is
- * allocated per call.
+ * (one exp per category) are computed once per distinct place and looked up when the Geography object
+ * changes. Nothing is allocated per call once a place has been seen.
  */
 import { CATEGORY_COUNT, OTHER_DEBT_INDEX, SAVINGS_INDEX } from '../contract/categories.js';
 import type { Geography } from '../geo/types.js';
@@ -39,9 +39,17 @@ export class TableSpendingModel implements SpendingModel {
   private readonly area: Float64Array;
   private readonly rppComponent: Int32Array;
   private readonly rppElasticity: Float64Array;
-  private readonly geoFactor: Float64Array;
+  private geoFactor: Float64Array;
   private readonly logRpp = new Float64Array(RPP_COMPONENTS.length);
   private lastGeo: Geography | null = null;
+  /**
+   * Price factors per Geography object (the resolver shares frozen objects, so there are only as many
+   * as distinct places), and per distinct (price parities, region, area) so that places with the same
+   * inputs share one vector: a switch of geography is a WeakMap look-up, not 36 `exp` calls.
+   */
+  private readonly factorsByGeo = new WeakMap<Geography, Float64Array>();
+  private readonly factorsByRpp = new WeakMap<object, (Float64Array | undefined)[]>();
+  private readonly scratchFactor: Float64Array;
 
   constructor(artifact: ModelArtifact) {
     this.version = artifact.version;
@@ -67,7 +75,8 @@ export class TableSpendingModel implements SpendingModel {
     this.area = Float64Array.from(artifact.area);
     this.rppComponent = Int32Array.from(artifact.rppComponent);
     this.rppElasticity = Float64Array.from(artifact.rppElasticity);
-    this.geoFactor = new Float64Array(this.n);
+    this.scratchFactor = new Float64Array(this.n);
+    this.geoFactor = this.scratchFactor;
   }
 
   predict(profile: Profile, geo: Geography, out: Float64Array): void {
@@ -109,28 +118,31 @@ export class TableSpendingModel implements SpendingModel {
     if (geo !== this.lastGeo) this.updateGeo(geo);
 
     const ages = this.ageMax - this.ageMin + 1;
+    const sizeMax = this.sizeMax;
     const tenureStride = n * points;
+    const income = this.income;
+    const ageTable = this.age;
+    const sizeTable = this.size;
+    const geoFactor = this.geoFactor;
     let total = 0;
     for (let c = 0; c < n; c++) {
       const row = c * points;
       const byIncome =
-        renterW * lerp(this.income, row, k, f) +
-        mortgageW * lerp(this.income, tenureStride + row, k, f) +
-        outrightW * lerp(this.income, 2 * tenureStride + row, k, f);
+        renterW * lerp(income, row, k, f) +
+        mortgageW * lerp(income, tenureStride + row, k, f) +
+        outrightW * lerp(income, 2 * tenureStride + row, k, f);
       let demographic: number;
       if (ageKnown) {
-        const ageFactor = lerp(this.age, c * ages, ageRow, ageF);
+        const ageFactor = lerp(ageTable, c * ages, ageRow, ageF);
         demographic =
           ageFactor *
-          (sizeKnown
-            ? lerp(this.size, c * this.sizeMax, sizeRow, sizeF)
-            : lerp(this.sizeMarginal, row, k, f));
+          (sizeKnown ? lerp(sizeTable, c * sizeMax, sizeRow, sizeF) : lerp(this.sizeMarginal, row, k, f));
       } else if (sizeKnown) {
-        demographic = lerp(this.ageMarginal, row, k, f) * lerp(this.size, c * this.sizeMax, sizeRow, sizeF);
+        demographic = lerp(this.ageMarginal, row, k, f) * lerp(sizeTable, c * sizeMax, sizeRow, sizeF);
       } else {
         demographic = lerp(this.ageSizeMarginal, row, k, f);
       }
-      const value = byIncome * demographic * this.geoFactor[c]!;
+      const value = byIncome * demographic * geoFactor[c]!;
       out[c] = value;
       total += value;
     }
@@ -141,23 +153,52 @@ export class TableSpendingModel implements SpendingModel {
   }
 
   private updateGeo(geo: Geography): void {
-    const rpp = geo.rpp;
+    let factors = this.factorsByGeo.get(geo);
+    if (factors === undefined) {
+      const regionSlot = geo.region === null ? UNKNOWN_REGION : (REGION_SLOT[geo.region] ?? UNKNOWN_REGION);
+      const areaSlot = geo.urban === null ? UNKNOWN_AREA : geo.urban ? 1 : 0;
+      const rpp = geo.rpp;
+      if (Object.isFrozen(geo) && Object.isFrozen(rpp)) {
+        // Cached only for immutable inputs (the resolver's interned objects), so a vector cannot go stale.
+        let byPlace = this.factorsByRpp.get(rpp);
+        if (byPlace === undefined) {
+          byPlace = new Array<Float64Array | undefined>(REGION_SLOTS.length * AREA_SLOTS.length).fill(
+            undefined,
+          );
+          this.factorsByRpp.set(rpp, byPlace);
+        }
+        const place = regionSlot * AREA_SLOTS.length + areaSlot;
+        factors = byPlace[place] ?? this.computeFactors(rpp, regionSlot, areaSlot, new Float64Array(this.n));
+        byPlace[place] = factors;
+        this.factorsByGeo.set(geo, factors);
+      } else {
+        factors = this.computeFactors(rpp, regionSlot, areaSlot, this.scratchFactor);
+      }
+    }
+    this.geoFactor = factors;
+    this.lastGeo = geo;
+  }
+
+  private computeFactors(
+    rpp: Geography['rpp'],
+    regionSlot: number,
+    areaSlot: number,
+    factors: Float64Array,
+  ): Float64Array {
     const logRpp = this.logRpp;
     logRpp[0] = Math.log(rpp.all / 100);
     logRpp[1] = Math.log(rpp.goods / 100);
     logRpp[2] = Math.log(rpp.housing / 100);
     logRpp[3] = Math.log(rpp.utilities / 100);
     logRpp[4] = Math.log(rpp.other / 100);
-    const regionSlot = geo.region === null ? UNKNOWN_REGION : (REGION_SLOT[geo.region] ?? UNKNOWN_REGION);
-    const areaSlot = geo.urban === null ? UNKNOWN_AREA : geo.urban ? 1 : 0;
     for (let c = 0; c < this.n; c++) {
       const price = Math.exp(this.rppElasticity[c]! * logRpp[this.rppComponent[c]!]!);
-      this.geoFactor[c] =
+      factors[c] =
         price *
         this.region[c * REGION_SLOTS.length + regionSlot]! *
         this.area[c * AREA_SLOTS.length + areaSlot]!;
     }
-    this.lastGeo = geo;
+    return factors;
   }
 }
 

@@ -4,9 +4,12 @@
  * no moment may a file under a final name be anything but complete (temporary files and the checkpoint are
  * dotfiles, never mistaken for output).
  */
+import type { ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordFigures } from '../../bench/reliability/figures.js';
 import { Random } from '../../src/sample/random.js';
@@ -14,8 +17,8 @@ import { outcomeOf, runOutlay, spawnOutlay } from './support/outlay-cli.js';
 import { finalFilesIn } from './support/score-outputs.js';
 
 const SEED = Number(process.env.OUTLAY_RELIABILITY_KILL_SEED ?? 2_026);
-const ROWS = 20_000;
-const BAD_ROWS = 20;
+const ROWS = 40_000;
+const BAD_ROWS = 40;
 const TARGET_KILLS = Number(process.env.OUTLAY_RELIABILITY_KILLS ?? 20);
 const KILLS_PER_CHAIN = 10;
 /** Bounds the suite whatever the kill points: a chain of runs cannot go on forever. */
@@ -81,6 +84,12 @@ async function incompleteFinalFiles(outDir: string): Promise<string[]> {
   return incomplete;
 }
 
+/** Resolves once the run has written a checkpoint, or has ended without one. */
+async function checkpointWritten(outDir: string, child: ChildProcess): Promise<void> {
+  const checkpoint = join(outDir, `.${NAME}.checkpoint.json`);
+  while (!existsSync(checkpoint) && child.exitCode === null && child.signalCode === null) await sleep(10);
+}
+
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'outlay-reliability-resume-'));
   input = join(dir, `${NAME}.csv`);
@@ -135,18 +144,19 @@ describe('outlay score --resume under SIGKILL', () => {
           while (!done && runs < MAX_RUNS) {
             runs++;
             const child = spawnOutlay(scoreArgs(outDir, workers));
-            const mayKill = killsInChain < KILLS_PER_CHAIN;
-            // Anywhere from process start-up to the last renames of a run as long as an uninterrupted one.
-            const killer = mayKill
-              ? setTimeout(() => child.kill('SIGKILL'), random.uniform(0.02, 1) * reference.wallMs)
-              : undefined;
-            const outcome = await outcomeOf(child);
-            clearTimeout(killer);
+            const finished = outcomeOf(child);
+            if (killsInChain < KILLS_PER_CHAIN) {
+              // Every other kill waits for a checkpoint first, so resuming from one is exercised however fast
+              // the machine; the others land anywhere from start-up to the last renames.
+              if (kills % 2 === 1) await checkpointWritten(outDir, child);
+              await sleep(random.uniform(0.02, kills % 2 === 1 ? 0.3 : 1) * reference.wallMs);
+              child.kill('SIGKILL');
+            }
+            const outcome = await finished;
             if (outcome.signal === 'SIGKILL') {
               kills++;
               killsInChain++;
-              if ((await readdir(outDir).catch((): string[] => [])).includes(`.${NAME}.checkpoint.json`))
-                killsAfterACheckpoint++;
+              if (existsSync(join(outDir, `.${NAME}.checkpoint.json`))) killsAfterACheckpoint++;
               incompleteSeen.push(...(await incompleteFinalFiles(outDir)));
               continue;
             }
