@@ -200,8 +200,12 @@ const CONVERGED = 1e-7;
 export const SIZE_KNOTS = [1, 2, 4] as const;
 /** Sizes beyond the artifact's size table are evaluated at its last entry. */
 const SIZE_CAP = 8;
+/** Bound on the composition (size) ln-factors within one calibration stage. */
+const SIZE_LOG_LIMIT = 0.4;
 type Dimension = CutDimension;
-const DIMENSIONS: readonly Dimension[] = ['age', 'income', 'tenure', 'region', 'area', 'composition'];
+const DIMENSIONS: readonly Dimension[] = process.env.OUTLAY_NO_COMPOSITION
+  ? ['age', 'income', 'tenure', 'region', 'area']
+  : ['age', 'income', 'tenure', 'region', 'area', 'composition'];
 
 /** Weights of the piecewise-linear hat functions at x (flat outside the knots); sums to 1. */
 export function hatWeights(xs: readonly number[], x: number, out: Float64Array): void {
@@ -357,6 +361,15 @@ export function calibrate(
           residual[j] = logs[dim][neighbour]! - logs[dim][j]!;
         }
         const step = solve(jacobian, residual, m);
+        if (dim === 'composition') {
+          // Married and one-parent units differ little in size, so this system is near-singular: steps are
+          // clipped and the size factors held within ±SIZE_LOG_LIMIT (a compromise where it cannot match).
+          for (let k = 0; k < m; k++) {
+            const s = Number.isFinite(step[k]!) ? Math.min(Math.max(step[k]!, -0.1), 0.1) : 0;
+            logs[dim][k] = Math.min(Math.max(logs[dim][k]! + s, -SIZE_LOG_LIMIT), SIZE_LOG_LIMIT);
+          }
+          return;
+        }
         for (let k = 0; k < m; k++) logs[dim][k]! += step[k]!;
       });
     }

@@ -138,12 +138,18 @@ export async function runScoreJob(options: ScoreJobOptions): Promise<ScoreJobRes
     );
     await mkdir(options.outDir, { recursive: true });
     const summary = new SummaryBuilder({ groupBy: options.groupBy });
+    // The scorer starts first so the checkpoint can be tied to its model: resuming under another model
+    // would mix two models' numbers in one file.
+    const scoringStarted = performance.now();
+    scorer = await options.startScorer(layout);
+    const engineReadyMs = performance.now() - scoringStarted;
     const fingerprint = await fingerprintOf(options.input, {
       format,
       shard: options.shard,
       groupBy: options.groupBy,
       map,
       scoreKey: options.scoreKey,
+      modelVersion: scorer.modelVersion,
     });
     const previous = options.resume ? await readCheckpoint(paths.checkpoint) : undefined;
     const resumed = previous !== undefined && previous.fingerprint === fingerprint ? previous : undefined;
@@ -178,9 +184,6 @@ export async function runScoreJob(options: ScoreJobOptions): Promise<ScoreJobRes
     const { scored, rejects } = outputs;
     let rowsRejected = [...rejectedByReason.values()].reduce((a, b) => a + b, 0);
 
-    const scoringStarted = performance.now();
-    scorer = await options.startScorer(layout);
-    const engineReadyMs = performance.now() - scoringStarted;
     const progress = createProgress({ bar: options.progressBar, logger });
     const resumeAfter = resumed?.rowsDone ?? 0;
     let rowsDone = resumeAfter;

@@ -5,7 +5,7 @@
  * objects), everything else as plain values.
  */
 import { open } from 'node:fs/promises';
-import { type DataType, RecordBatchReader, Type, type Vector } from 'apache-arrow';
+import { type DataType, type RecordBatch, RecordBatchReader, Type, type Vector } from 'apache-arrow';
 import type { ColumnKind } from './column-mapping.js';
 import type { InputSource, SourceBatch } from './input-source.js';
 import type { Cell } from './row-request.js';
@@ -61,7 +61,19 @@ export async function openArrowSource(path: string, batchRows: number): Promise<
 
   async function* batches(): AsyncIterable<SourceBatch> {
     let firstRow = 1;
-    for await (const whole of reader) {
+    const wholeBatches = reader[Symbol.asyncIterator]();
+    for (;;) {
+      let next: IteratorResult<RecordBatch>;
+      try {
+        next = await wholeBatches.next();
+      } catch (error) {
+        // A truncated or corrupt file fails mid-read; say which file, what kind, and how far it got.
+        throw new Error(
+          `${path}: the Arrow data is truncated or corrupt after row ${firstRow - 1}: ${error instanceof Error ? error.message : error}`,
+        );
+      }
+      if (next.done) return;
+      const whole = next.value;
       // Large writer batches are cut so that a work unit stays small (memory, worker balance).
       for (let start = 0; start < whole.numRows; start += batchRows) {
         const batch = whole.slice(start, Math.min(whole.numRows, start + batchRows));

@@ -7,8 +7,12 @@ import type { SpendingModel } from './types.js';
 /** savings and other_debt_payments are derived, so the tables cover two categories fewer. */
 const SPENDING_CATEGORIES = CATEGORY_COUNT - 2;
 
-export function parseModelArtifact(json: unknown): SpendingModel {
-  return new TableSpendingModel(checkArtifact(json));
+/** `digest` (of the artifact's bytes), when given, is appended to the version as build metadata. */
+export function parseModelArtifact(json: unknown, digest?: string): SpendingModel {
+  const artifact = checkArtifact(json);
+  return new TableSpendingModel(
+    digest === undefined ? artifact : { ...artifact, version: `${artifact.version}+${digest}` },
+  );
 }
 
 export function checkArtifact(json: unknown): ModelArtifact {

@@ -131,7 +131,10 @@ export class RemoteClient {
           reason: `remote: ${outcome.kind} after retries`,
         };
       }
-      const delayMs = outcome.waitMs ?? backoffDelay(this.retry, attempt);
+      const delayMs =
+        outcome.waitMs === undefined
+          ? backoffDelay(this.retry, attempt)
+          : Math.min(outcome.waitMs, this.retry.maxRetryAfterMs);
       this.options.onRetry?.({ path, attempt: attempt + 1, delayMs, cause: outcome.detail });
       await sleep(delayMs);
     }

@@ -8,9 +8,16 @@ export interface RetryPolicy {
   readonly retries: number;
   readonly baseDelayMs: number;
   readonly maxDelayMs: number;
+  /** A server's Retry-After is honoured up to this long, so one absurd header cannot stall a job for hours. */
+  readonly maxRetryAfterMs: number;
 }
 
-export const DEFAULT_RETRY_POLICY: RetryPolicy = { retries: 6, baseDelayMs: 250, maxDelayMs: 10_000 };
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  retries: 6,
+  baseDelayMs: 250,
+  maxDelayMs: 10_000,
+  maxRetryAfterMs: 120_000,
+};
 
 export function backoffDelay(
   policy: RetryPolicy,

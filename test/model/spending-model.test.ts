@@ -52,7 +52,8 @@ const spending = (out: Float64Array) => out.slice(0, CATEGORY_INDEX.savings).red
 
 describe('spending model artifact', () => {
   it('loads with its version and price year 2025', () => {
-    expect(model.version).toMatch(/^\d+\.\d+\.\d+$/);
+    // Semantic version plus the digest of the artifact bytes (src/model/load.ts).
+    expect(model.version).toMatch(/^\d+\.\d+\.\d+\+[0-9a-f]{12}$/);
     expect(model.priceYear).toBe(2025);
   });
 

@@ -59,7 +59,7 @@ const remote =
         apiKey: key,
         concurrency: 8,
         timeoutMs,
-        retry: { retries: 8, baseDelayMs: 5, maxDelayMs: 50 },
+        retry: { retries: 8, baseDelayMs: 5, maxDelayMs: 50, maxRetryAfterMs: 50 },
       }),
       fakeGeo,
       layout,

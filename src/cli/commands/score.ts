@@ -18,6 +18,7 @@ import type { BatchScorer } from '../../../jobs/score/scorer.js';
 import { WorkerPool } from '../../../jobs/score/worker-pool.js';
 import { loadGeoResolver } from '../../geo/load.js';
 import { RemoteClient } from '../../remote/client.js';
+import { DEFAULT_RETRY_POLICY } from '../../remote/retry-policy.js';
 import { oneOffOptions, runOneOff } from '../one-off.js';
 
 const scoreOptions = {
@@ -152,7 +153,7 @@ async function startScorer(argv: ScoreArgs, layout: OutputLayout): Promise<Batch
     apiKey,
     concurrency,
     timeoutMs: positiveInteger('--timeout', argv.timeout),
-    retry: { retries: nonNegativeInteger('--retries', argv.retries), baseDelayMs: 250, maxDelayMs: 10_000 },
+    retry: { ...DEFAULT_RETRY_POLICY, retries: nonNegativeInteger('--retries', argv.retries) },
     ca: argv.ca === undefined ? undefined : await readFile(argv.ca, 'utf8'),
   });
   const [geo, modelVersion] = await Promise.all([loadGeoResolver(), client.modelVersion()]);

@@ -47,7 +47,7 @@ describe('outlay score (CLI)', () => {
       expect(run.stdout).toContain(join(out, `households.${file}`));
     const summary = JSON.parse(await readFile(join(out, 'households.summary.json'), 'utf8'));
     expect(summary.counts).toMatchObject({ rows_in: ROWS, rows_rejected: Math.floor(ROWS / 997) });
-    expect(summary.meta.model_version).toBe('test-artifact-1');
+    expect(summary.meta.model_version).toMatch(/^test-artifact-1\+[0-9a-f]{12}$/);
   });
 
   it('contract: every row valid → exit 0; unreadable input → exit 1 with the reason and no output files', async () => {
