@@ -12,7 +12,6 @@ import {
   calibrate,
   combine,
   harmonizeLevels,
-  SIZE_KNOTS,
   smoothFactor,
 } from './calibrate.js';
 import type { SpendingCategory } from './ce-categories.js';
@@ -51,7 +50,7 @@ const KERNEL_BANDWIDTH = 0.35;
 /** Minimum income elasticity of every category's take-home curve (monotonicity guard, docs/model.md). */
 const MIN_INCOME_SLOPE = 0.01;
 /** Calibration rounds on the artifact's own predictions after the first (ln-errors shrink ~10× per round). */
-const SHIPPED_ROUNDS = Number(process.env.OUTLAY_ROUNDS ?? 2);
+const SHIPPED_ROUNDS = 2;
 
 export interface BuildOptions {
   readonly ceDir: string;
@@ -269,8 +268,7 @@ function tables(
     Math.exp(block(fitted.beta[c]!, { ...reference, age }, COLUMNS.age, COLUMNS.size)) *
     smoothFactor(ageKnots, calibration.ageLog[c]!, age);
   const sizeFactor = (c: number, size: number) =>
-    Math.exp(block(fitted.beta[c]!, { ...reference, size }, COLUMNS.size, COLUMNS.mortgage)) *
-    smoothFactor(SIZE_KNOTS, calibration.sizeLog[c]!, size);
+    Math.exp(block(fitted.beta[c]!, { ...reference, size }, COLUMNS.size, COLUMNS.mortgage));
   const age = SPENDING.flatMap((_, c) => ages.map((a) => ageFactor(c, a)));
   const size = SPENDING.flatMap((_, c) => Array.from({ length: SIZE_MAX }, (_, s) => sizeFactor(c, s + 1)));
 

@@ -175,11 +175,6 @@ export interface Calibration {
   readonly ageLog: Float64Array[];
   readonly incomeLog: Float64Array[];
   readonly incomeKnots: number[];
-  /**
-   * Per category: log-factors at SIZE_KNOTS (household members, capped at SIZE_CAP), raked to the composition
-   * cuts; the model has no composition input, so composition is carried by household size (see SIZE_KNOTS).
-   */
-  readonly sizeLog: Float64Array[];
   /** Per category: factor for renter, owner; per region 1…4; rural, urban. */
   readonly tenure: Float64Array[];
   readonly region: Float64Array[];
@@ -190,22 +185,9 @@ export interface Calibration {
 const SWEEPS = 50;
 const CONVERGED = 1e-7;
 
-/**
- * Composition (married couple / one parent / single & other) has no model input; it is raked through a
- * smooth factor in household size with one knot per cut: 1 member (mostly "single and other"), 2 (couples
- * without children, the bulk of married units, and the smallest one-parent units) and 4 (families with
- * children). The age factor, raked in the same sweeps, separates the older couples from the younger
- * one-parent units. An approximation: a size factor cannot tell a married couple from a parent and child.
- */
-export const SIZE_KNOTS = [1, 2, 4] as const;
-/** Sizes beyond the artifact's size table are evaluated at its last entry. */
-const SIZE_CAP = 8;
-/** Bound on the composition (size) ln-factors within one calibration stage. */
-const SIZE_LOG_LIMIT = 0.4;
-type Dimension = CutDimension;
-const DIMENSIONS: readonly Dimension[] = process.env.OUTLAY_NO_COMPOSITION
-  ? ['age', 'income', 'tenure', 'region', 'area']
-  : ['age', 'income', 'tenure', 'region', 'area', 'composition'];
+/** Raked dimensions; composition has no model input to carry a factor and is only reported. */
+type Dimension = Exclude<CutDimension, 'composition'>;
+const DIMENSIONS: readonly Dimension[] = ['age', 'income', 'tenure', 'region', 'area'];
 
 /** Weights of the piecewise-linear hat functions at x (flat outside the knots); sums to 1. */
 export function hatWeights(xs: readonly number[], x: number, out: Float64Array): void {
@@ -256,16 +238,7 @@ export function calibrate(
   };
   const ageBracket = bracket(ageKnots, (i) => households[i]!.age);
   const incomeBracket = bracket(incomeKnots, (i) => u[i]!);
-  const sizeBracket = bracket(SIZE_KNOTS, (i) => Math.min(Math.max(households[i]!.members, 1), SIZE_CAP));
-  const result: Calibration = {
-    ageLog: [],
-    incomeLog: [],
-    incomeKnots,
-    sizeLog: [],
-    tenure: [],
-    region: [],
-    area: [],
-  };
+  const result: Calibration = { ageLog: [], incomeLog: [], incomeKnots, tenure: [], region: [], area: [] };
   const [, , tenureCut, regionCut, areaCut] = member as [
     Int32Array,
     Int32Array,
@@ -282,7 +255,6 @@ export function calibrate(
       tenure: new Float64Array(2),
       region: new Float64Array(4),
       area: new Float64Array(2),
-      composition: new Float64Array(SIZE_KNOTS.length),
     };
     const update = () => {
       for (let i = 0; i < n; i++) {
@@ -291,11 +263,7 @@ export function calibrate(
         const b = incomeBracket.at[i]!;
         const fa = ageBracket.lower[i]!;
         const fb = incomeBracket.lower[i]!;
-        const s = sizeBracket.at[i]!;
-        const fs = sizeBracket.lower[i]!;
         let log =
-          fs * logs.composition[s]! +
-          (1 - fs) * logs.composition[s + 1]! +
           fa * logs.age[a]! +
           (1 - fa) * logs.age[a + 1]! +
           fb * logs.income[b]! +
@@ -313,14 +281,7 @@ export function calibrate(
         const m = cuts.length;
         const sums = new Float64Array(m);
         const weights = new Float64Array(m);
-        const smooth =
-          dim === 'age'
-            ? ageBracket
-            : dim === 'income'
-              ? incomeBracket
-              : dim === 'composition'
-                ? sizeBracket
-                : null;
+        const smooth = dim === 'age' ? ageBracket : dim === 'income' ? incomeBracket : null;
         const jacobian = new Float64Array(m * m);
         for (let i = 0; i < n; i++) {
           const j = member[d]![i]!;
@@ -361,21 +322,12 @@ export function calibrate(
           residual[j] = logs[dim][neighbour]! - logs[dim][j]!;
         }
         const step = solve(jacobian, residual, m);
-        if (dim === 'composition') {
-          // Married and one-parent units differ little in size, so this system is near-singular: steps are
-          // clipped and the size factors held within ±SIZE_LOG_LIMIT (a compromise where it cannot match).
-          for (let k = 0; k < m; k++) {
-            const s = Number.isFinite(step[k]!) ? Math.min(Math.max(step[k]!, -0.1), 0.1) : 0;
-            logs[dim][k] = Math.min(Math.max(logs[dim][k]! + s, -SIZE_LOG_LIMIT), SIZE_LOG_LIMIT);
-          }
-          return;
-        }
         for (let k = 0; k < m; k++) logs[dim][k]! += step[k]!;
       });
     }
     // The level is shared by all five dimensions; park it in the age factors (a constant added to every
     // knot is a constant factor, since the hat weights sum to one) so the others read as relative effects.
-    for (const dim of ['income', 'tenure', 'region', 'area', 'composition'] as const) {
+    for (const dim of ['income', 'tenure', 'region', 'area'] as const) {
       const values = logs[dim];
       const mean = values.reduce((a, b) => a + b, 0) / values.length;
       for (let j = 0; j < values.length; j++) values[j]! -= mean;
@@ -383,7 +335,6 @@ export function calibrate(
     }
     result.ageLog.push(logs.age);
     result.incomeLog.push(logs.income);
-    result.sizeLog.push(logs.composition);
     result.tenure.push(logs.tenure.map(Math.exp));
     result.region.push(logs.region.map(Math.exp));
     result.area.push(logs.area.map(Math.exp));
@@ -399,7 +350,6 @@ export function combine(a: Calibration, b: Calibration): Calibration {
     ageLog: add(a.ageLog, b.ageLog),
     incomeLog: add(a.incomeLog, b.incomeLog),
     incomeKnots: a.incomeKnots,
-    sizeLog: add(a.sizeLog, b.sizeLog),
     tenure: times(a.tenure, b.tenure),
     region: times(a.region, b.region),
     area: times(a.area, b.area),
