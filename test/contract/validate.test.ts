@@ -15,13 +15,33 @@ describe('validateRequest', () => {
 
   it.each([
     [{ demographics: { zip: 35210, net_annual_income: 1 } }, '/demographics/zip', 'must be string'],
-    [{ demographics: { zip: '35210', net_annual_income: '50000' } }, '/demographics/net_annual_income', 'must be number'],
-    [{ demographics: { zip: '35210', net_annual_income: 0 } }, '/demographics/net_annual_income', 'must be > 0'],
-    [{ demographics: { zip: '3521', net_annual_income: 1 } }, '/demographics/zip', 'must be a 5-digit ZIP code or ZIP+4 (12345 or 12345-6789)'],
-    [{ demographics: { zip: '35210', net_annual_income: 1, color: 'red' } }, '/demographics/color', 'is not an allowed field'],
+    [
+      { demographics: { zip: '35210', net_annual_income: '50000' } },
+      '/demographics/net_annual_income',
+      'must be number',
+    ],
+    [
+      { demographics: { zip: '35210', net_annual_income: 0 } },
+      '/demographics/net_annual_income',
+      'must be > 0',
+    ],
+    [
+      { demographics: { zip: '3521', net_annual_income: 1 } },
+      '/demographics/zip',
+      'must be a 5-digit ZIP code or ZIP+4 (12345 or 12345-6789)',
+    ],
+    [
+      { demographics: { zip: '35210', net_annual_income: 1, color: 'red' } },
+      '/demographics/color',
+      'is not an allowed field',
+    ],
     [{ demographics: { net_annual_income: 1 } }, '/demographics/zip', 'is required'],
     [{ demographics: { zip: '35210', net_annual_income: 1, age: 14 } }, '/demographics/age', 'must be >= 15'],
-    [{ demographics: { zip: '35210', net_annual_income: 1 }, budget: { savings: -1 } }, '/budget/savings', 'must be >= 0'],
+    [
+      { demographics: { zip: '35210', net_annual_income: 1 }, budget: { savings: -1 } },
+      '/budget/savings',
+      'must be >= 0',
+    ],
   ])('rejects %j with the field path and rule', (body, path, message) => {
     const result = validateRequest(body);
     expect(result.ok).toBe(false);
