@@ -22,6 +22,8 @@ import { runScoreJob, type ScoreJobOptions } from '../../../jobs/score/job.js';
 import { DERIVED_COLUMNS } from '../../../jobs/score/layout.js';
 import { InProcessScorer } from '../../../jobs/score/local-scorer.js';
 import { createEngine } from '../../../src/engine/create-engine.js';
+import { mergeSummaries } from '../../../src/report/summary.js';
+import { parseSummary } from '../../../src/report/summary-json.js';
 import { fakeGeo, fakeModel } from '../../engine/fakes.js';
 import { householdsCsv, tempDir } from './helpers.js';
 
@@ -158,6 +160,21 @@ describe('score job (in process, fake engine)', () => {
       ids(wholeScored).filter((id) => (Number(id!.slice(1)) - 1) % 3 === 0),
     );
     expect(shards.reduce((total, s) => total + s.result.rowsIn, 0)).toBe(50);
+  });
+
+  it('scenario: the merged summaries of 3 shards equal the single run count for count and quantile for quantile', async () => {
+    const csv = householdsCsv(120, { badEvery: 11 });
+    const groupBy = ['zip'];
+    const summaryOf = async (run: Awaited<ReturnType<typeof score>>) =>
+      parseSummary(await readFile(run.result.files.summary, 'utf8'), run.result.files.summary);
+    const whole = await summaryOf(await score(csv, { groupBy }));
+    const shards = await Promise.all(
+      [1, 2, 3].map(async (index) => summaryOf(await score(csv, { groupBy, shard: { index, count: 3 } }))),
+    );
+    const merged = mergeSummaries(shards);
+    // Meta differs by design (timings, merged_shards); every count and statistic must not.
+    expect({ ...merged, meta: null }).toEqual({ ...whole, meta: null });
+    expect(merged.counts.rows_in).toBe(120);
   });
 
   it('unit: Arrow in → Arrow out keeps input column types and adds typed derived columns; equals CSV output', async () => {
