@@ -2,29 +2,12 @@
  * GET /docs renders the API reference in headless Chromium, from assets served by this server only.
  * Needs a Chromium binary (CI installs it with apt); the test is skipped with a message without one.
  */
-import { existsSync } from 'node:fs';
-import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM_SKIP_REASON, launchChromium } from '../support/chromium.js';
 import { createFakeEngine } from './fake-engine.js';
 import { startTestServer, type TestServer } from './helpers.js';
 
-const CHROMIUM = process.env.OUTLAY_CHROMIUM ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) {
-  process.stderr.write(
-    `docs-page.test: skipped, no Chromium at ${CHROMIUM} (set OUTLAY_CHROMIUM or apt-get install chromium)\n`,
-  );
-}
+if (CHROMIUM_SKIP_REASON !== null) process.stderr.write(`docs-page.test: skipped, ${CHROMIUM_SKIP_REASON}\n`);
 
 let server: TestServer;
 beforeAll(async () => {
@@ -32,11 +15,11 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-describe.skipIf(!hasChromium)('GET /docs in headless Chromium', () => {
+describe.skipIf(CHROMIUM_SKIP_REASON !== null)('GET /docs in headless Chromium', () => {
   it('when opened, renders the three operations from /openapi.json, loading nothing from elsewhere', async () => {
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    const browser = await launchChromium();
     try {
-      const page = await browser.newPage();
+      const page = await browser.context.newPage();
       const requested: string[] = [];
       page.on('request', (request) => requested.push(request.url()));
       const pageErrors: string[] = [];
