@@ -17,8 +17,10 @@ import { outcomeOf, runOutlay, spawnOutlay } from './support/outlay-cli.js';
 import { finalFilesIn } from './support/score-outputs.js';
 
 const SEED = Number(process.env.OUTLAY_RELIABILITY_KILL_SEED ?? 2_026);
-const ROWS = 40_000;
-const BAD_ROWS = 40;
+// Small enough to keep CI short; checkpoints every 200 ms still land several times inside each run.
+const ROWS = 16_000;
+const BAD_ROWS = 16;
+const CHECKPOINT_EVERY_MS = '200';
 const TARGET_KILLS = Number(process.env.OUTLAY_RELIABILITY_KILLS ?? 20);
 const KILLS_PER_CHAIN = 10;
 /** Bounds the suite whatever the kill points: a chain of runs cannot go on forever. */
@@ -51,6 +53,8 @@ const scoreArgs = (outDir: string, workers: string) => [
   '--out',
   outDir,
   '--resume',
+  '--checkpoint-every',
+  CHECKPOINT_EVERY_MS,
   '--workers',
   workers,
   '--log-level',
