@@ -13,7 +13,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordFigures } from '../../bench/reliability/figures.js';
 import { Random } from '../../src/sample/random.js';
-import { outcomeOf, runOutlay, spawnOutlay } from './support/outlay-cli.js';
+import { outcomeOf, runOutlay, spawnOutlay, writeSample } from './support/outlay-cli.js';
 import { finalFilesIn } from './support/score-outputs.js';
 
 const SEED = Number(process.env.OUTLAY_RELIABILITY_KILL_SEED ?? 2_026);
@@ -97,18 +97,7 @@ async function checkpointWritten(outDir: string, child: ChildProcess): Promise<v
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'outlay-reliability-resume-'));
   input = join(dir, `${NAME}.csv`);
-  const sample = await runOutlay([
-    'sample',
-    '--rows',
-    String(ROWS),
-    '--bad-rows',
-    String(BAD_ROWS),
-    '--seed',
-    '11',
-    '--out',
-    input,
-  ]);
-  expect(sample.code, sample.stderr).toBe(0);
+  await writeSample(input, { rows: ROWS, badRows: BAD_ROWS, seed: 11 });
   const outDir = join(dir, 'uninterrupted');
   const started = performance.now();
   const run = await runOutlay(['score', input, '--out', outDir, '--log-level', 'error', '--no-progress']);

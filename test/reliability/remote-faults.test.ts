@@ -11,7 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, type FaultScenarioFigures, recordFigures } from '../../bench/reliability/figures.js';
 import { type FaultPlan, startFaultProxy } from './support/fault-proxy.js';
-import { createKeyWithCli, outcomeOf, runOutlay, spawnOutlay } from './support/outlay-cli.js';
+import { createKeyWithCli, outcomeOf, runOutlay, spawnOutlay, writeSample } from './support/outlay-cli.js';
 import { csvRecords, reconcile } from './support/score-outputs.js';
 import { differingRows, scoredRowsById } from './support/scored-rows.js';
 import { type ServeProcess, startServe } from './support/serve-process.js';
@@ -103,18 +103,7 @@ beforeAll(async () => {
   const keysFile = join(dir, 'keys.json');
   key = await createKeyWithCli(keysFile);
   input = join(dir, 'households.csv');
-  const sample = await runOutlay([
-    'sample',
-    '--rows',
-    String(ROWS),
-    '--bad-rows',
-    String(BAD_ROWS),
-    '--seed',
-    String(SAMPLE_SEED),
-    '--out',
-    input,
-  ]);
-  expect(sample.code, sample.stderr).toBe(0);
+  await writeSample(input, { rows: ROWS, badRows: BAD_ROWS, seed: SAMPLE_SEED });
   server = await startServe({ keysFile, rateLimit: UNTHROTTLED_PER_MINUTE, logLevel: 'warn' });
   const outDir = join(dir, 'fault-free');
   const run = await runOutlay(scoreArgs(server.url, outDir));

@@ -15,7 +15,7 @@ import type { OutputLayout } from '../../jobs/score/layout.js';
 import { InProcessScorer } from '../../jobs/score/local-scorer.js';
 import type { BatchScorer } from '../../jobs/score/scorer.js';
 import type { WorkBatch } from '../../jobs/score/work.js';
-import { runOutlay } from './support/outlay-cli.js';
+import { writeSample } from './support/outlay-cli.js';
 
 const ROWS = 3_000;
 const BATCH_ROWS = 500;
@@ -54,8 +54,7 @@ let input: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'outlay-reliability-model-change-'));
   input = join(dir, 'households.csv');
-  const sample = await runOutlay(['sample', '--rows', String(ROWS), '--seed', '5', '--out', input]);
-  expect(sample.code, sample.stderr).toBe(0);
+  await writeSample(input, { rows: ROWS, seed: 5 });
 });
 
 afterAll(async () => {

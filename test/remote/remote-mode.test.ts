@@ -7,7 +7,6 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runScoreJob, type ScoreJobOptions } from '../../jobs/score/job.js';
 import { InProcessScorer } from '../../jobs/score/local-scorer.js';
@@ -15,7 +14,7 @@ import { RemoteScorer } from '../../jobs/score/remote-scorer.js';
 import { createEngine } from '../../src/engine/create-engine.js';
 import { RemoteClient } from '../../src/remote/client.js';
 import { fakeGeo, fakeModel } from '../engine/fakes.js';
-import { householdsCsv, tempDir } from '../jobs/score/helpers.js';
+import { householdsCsv, scoreJobOptions, tempDir } from '../jobs/score/helpers.js';
 import { startTestServer, type TestServer } from '../server/helpers.js';
 
 const engine = createEngine({ model: fakeModel(), geo: fakeGeo });
@@ -33,22 +32,8 @@ afterAll(async () => {
   await server.close();
 });
 
-function options(outDir: string, startScorer: ScoreJobOptions['startScorer']): ScoreJobOptions {
-  return {
-    input,
-    outDir,
-    format: undefined,
-    shard: null,
-    groupBy: [],
-    mapFile: undefined,
-    resume: false,
-    progressBar: false,
-    batchRows: 64,
-    scoreKey: 'OUTLAY',
-    logger: pino({ level: 'silent' }),
-    startScorer,
-  };
-}
+const options = (outDir: string, startScorer: ScoreJobOptions['startScorer']) =>
+  scoreJobOptions(input, outDir, startScorer);
 
 const remote =
   (url: string, key: string, timeoutMs = 2_000) =>

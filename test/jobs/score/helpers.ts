@@ -3,6 +3,8 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pino } from 'pino';
+import type { ScoreJobOptions } from '../../../jobs/score/job.js';
 import { CATEGORY_COUNT } from '../../../src/contract/categories.js';
 import { AREA_SLOTS, ARTIFACT_FORMAT, REGION_SLOTS, TENURE_CLASSES } from '../../../src/model/artifact.js';
 import { PACKAGE_ROOT } from '../../../src/paths.js';
@@ -121,4 +123,28 @@ export function householdsCsv(n: number, options: { badEvery?: number; seed?: nu
     );
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** Options for an in-process run of the score job with test defaults (silent log, no progress bar). */
+export function scoreJobOptions(
+  input: string,
+  outDir: string,
+  startScorer: ScoreJobOptions['startScorer'],
+  overrides: Partial<ScoreJobOptions> = {},
+): ScoreJobOptions {
+  return {
+    input,
+    outDir,
+    format: undefined,
+    shard: null,
+    groupBy: [],
+    mapFile: undefined,
+    resume: false,
+    progressBar: false,
+    batchRows: 64,
+    scoreKey: 'OUTLAY',
+    logger: pino({ level: 'silent' }),
+    startScorer,
+    ...overrides,
+  };
 }

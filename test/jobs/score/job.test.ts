@@ -16,7 +16,6 @@ import {
   vectorFromArray,
 } from 'apache-arrow';
 import { parse } from 'csv-parse/sync';
-import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { runScoreJob, type ScoreJobOptions } from '../../../jobs/score/job.js';
 import { DERIVED_COLUMNS } from '../../../jobs/score/layout.js';
@@ -25,31 +24,15 @@ import { createEngine } from '../../../src/engine/create-engine.js';
 import { mergeSummaries } from '../../../src/report/summary.js';
 import { parseSummary } from '../../../src/report/summary-json.js';
 import { fakeGeo, fakeModel } from '../../engine/fakes.js';
-import { householdsCsv, tempDir } from './helpers.js';
+import { householdsCsv, scoreJobOptions, tempDir } from './helpers.js';
 
 const engine = createEngine({ model: fakeModel(), geo: fakeGeo });
 
-function jobOptions(
-  input: string,
-  outDir: string,
-  overrides: Partial<ScoreJobOptions> = {},
-): ScoreJobOptions {
-  return {
-    input,
-    outDir,
-    format: undefined,
-    shard: null,
-    groupBy: [],
-    mapFile: undefined,
-    resume: false,
-    progressBar: false,
+const jobOptions = (input: string, outDir: string, overrides: Partial<ScoreJobOptions> = {}) =>
+  scoreJobOptions(input, outDir, async (layout) => new InProcessScorer(engine, layout), {
     batchRows: 7,
-    scoreKey: 'OUTLAY',
-    logger: pino({ level: 'silent' }),
-    startScorer: async (layout) => new InProcessScorer(engine, layout),
     ...overrides,
-  };
-}
+  });
 
 const readCsv = async (path: string) => parse(await readFile(path), { bom: true }) as string[][];
 

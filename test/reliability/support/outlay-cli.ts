@@ -66,3 +66,14 @@ export async function createKeyWithCli(
   }
   return key;
 }
+
+/** Writes a generated households file with `outlay sample`; throws with its stderr if the command fails. */
+export async function writeSample(
+  out: string,
+  sample: { rows: number; seed: number; badRows?: number },
+): Promise<void> {
+  const args = ['sample', '--rows', String(sample.rows), '--seed', String(sample.seed), '--out', out];
+  if (sample.badRows !== undefined) args.push('--bad-rows', String(sample.badRows));
+  const outcome = await runOutlay(args);
+  if (outcome.code !== 0) throw new Error(`outlay sample failed (${outcome.code}): ${outcome.stderr}`);
+}
