@@ -1,8 +1,8 @@
 /**
  * Calibrates the fitted 2014 structure to the 2023 published margins by raking: multiplicative factors per
  * category on age and income (smooth: piecewise linear in log-factor between cut centres, flat beyond, so
- * no cliff at a bracket edge), tenure, region and area type. The model's weighted mean over the 2014
- * population in each published cut is driven to the cut's 2023 mean.
+ * no cliff at a bracket edge), tenure, region and area type. The model's weighted mean over the
+ * calibration population (reweight.ts) in each published cut is driven to the cut's 2023 mean.
  *
  * A smooth factor spills over into neighbouring cuts (and income cuts are pre-tax quintiles while the
  * factor lives on take-home income), so a plain "multiply by target/model" update oscillates; each smooth
@@ -88,18 +88,29 @@ export function cutIndex(
   });
 }
 
+/** The all-CU column every published table carries next to its cuts. */
+const ALL_CUS = 'All consumer units';
+
 /** Dimensions whose levels are within this (in ln) of the common level are matched exactly. */
 const LEVEL_TOLERANCE = Math.log(1.025);
 
 /**
- * The published tables disagree on the all-CU level a category has in the calibration population: each
- * dimension's implied mean (its cut means weighted by the 2014 population's cut shares) differs, most of
- * all for area type (2023 uses the 2020 Census urban definition: 19 % rural vs 8 % of the 2014 CUs, so the
- * rural/urban means imply e.g. 25 % less fuel oil than the other tables). Raking to conflicting margins
- * cannot converge (the last dimension raked wins); instead every dimension's targets are rescaled to one
- * common level per category, chosen so that as many dimensions as possible are within 2.5 % of their own
- * level (ties: the smallest largest gap), and the within-dimension contrasts are matched exactly. A
- * dimension with a suppressed cut has no implied level and is not rescaled (its free cut absorbs it).
+ * The published tables can disagree on the all-CU level a category has in the calibration population: each
+ * dimension's implied mean (its cut means weighted by the population's cut shares). Over the 2014 CUs they
+ * did (area type most: 19 % rural in 2023 vs 8 % of the 2014 CUs); over the population reweighted to the
+ * 2023 CU counts (reweight.ts) every implied level is its table's all-CU mean and they agree to 0.25 %.
+ * Raking to conflicting margins cannot converge (the last dimension raked wins); instead every dimension's
+ * targets are rescaled to one common level per category, chosen so that as many dimensions as possible are
+ * within 2.5 % of their own level (ties: the smallest largest gap), and the within-dimension contrasts are
+ * matched exactly.
+ *
+ * A suppressed cell (BLS "c/") is filled first when it is its dimension's only one: a table's all-CU mean
+ * is the CU-count-weighted mean of its cuts and the population has the 2023 CU shares (reweight.ts), so
+ * the cell is what the published cuts leave of the all-CU mean. Left free, it cannot absorb the level its
+ * dimension is raked to, and the other dimensions pull every published cut off by the difference (cash
+ * contributions by age: 6 %). Several suppressed cuts of one dimension stay free: splitting their
+ * remainder would need a model (split by the 2014 fit, education's gave under-25s $3.9k and made totals
+ * jump > 6 % per year of age for young high earners). A remainder ≤ 0 also leaves the cell suppressed.
  */
 export function harmonizeLevels(
   households: readonly Household[],
@@ -121,10 +132,23 @@ export function harmonizeLevels(
     dims.map((d) => [d, new Map([...targets[d]].map(([cut, m]) => [cut, new Map(m)]))]),
   ) as Record<CutDimension, CutTargets>;
   for (const category of categories) {
+    dims.forEach((d, k) => {
+      const cuts = CUT_NAMES[d];
+      const suppressed = cuts.filter((cut) => !out[d].get(cut)?.has(category));
+      const all = targets[d].get(ALL_CUS)?.get(category);
+      if (suppressed.length !== 1 || all === undefined) return;
+      let remainder = all;
+      let share = 0;
+      cuts.forEach((cut, j) => {
+        if (cut === suppressed[0]) share = shares[k]![j]!;
+        else remainder -= shares[k]![j]! * out[d].get(cut)!.get(category)!;
+      });
+      if (remainder > 0) out[d].get(suppressed[0]!)!.set(category, remainder / share);
+    });
     const levels = dims.map((d, k) => {
       let s = 0;
       for (let j = 0; j < CUT_NAMES[d].length; j++) {
-        const t = targets[d].get(CUT_NAMES[d][j]!)?.get(category);
+        const t = out[d].get(CUT_NAMES[d][j]!)?.get(category);
         if (t === undefined || !(t > 0)) return Number.NaN;
         s += shares[k]![j]! * t;
       }

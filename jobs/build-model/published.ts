@@ -174,3 +174,18 @@ export function categoryPriceRelatives(source: SourceReader, cpiDir: string): Ma
   }
   return relatives;
 }
+
+/** Published "Number of consumer units (in thousands)" per cut column of a dimension's table. */
+export function readCutCounts(
+  source: SourceReader,
+  ceDir: string,
+  dimension: CutDimension,
+): Map<string, number> {
+  const rows = source.csv(join(ceDir, 'tidy', CUT_TABLES[dimension]));
+  const counts = new Map<string, number>();
+  for (const row of rows) {
+    if (row.stat === 'Value' && stripNote(row.item!) === 'Number of consumer units (in thousands)')
+      counts.set(row.cut!, Number(row.value));
+  }
+  return counts;
+}

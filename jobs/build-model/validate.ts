@@ -26,6 +26,7 @@ import {
   readStateRpp,
   TARGET_YEAR,
 } from './published.js';
+import { calibrationPopulation } from './reweight.js';
 import { SourceReader } from './sources.js';
 
 export interface ValidateOptions {
@@ -51,7 +52,13 @@ export function validateModel(options: ValidateOptions): Record<string, string> 
   return {
     'build-notes': notes.map((note) => `- ${note}`).join('\n'),
     'bls-2014': blsMeansTable(source, options.ceDir, households),
-    calibration: calibrationTable(source, options, households, model, rpp2023),
+    calibration: calibrationTable(
+      source,
+      options,
+      calibrationPopulation(source, options.ceDir, households),
+      model,
+      rpp2023,
+    ),
     'out-of-sample': outOfSampleTable(households, statePriceLookup(source, options.geoDir, households)),
     properties: propertyTable(model, rpp2023),
     examples: examplesTable(model, options.resolver),
@@ -159,6 +166,12 @@ function calibrationTable(
   for (const category of SPENDING) {
     lines.push(`| ${category} | ${(worst.get(category) ?? []).map(pct).join(' | ')} |`);
   }
+  const passing = dimensions.map(
+    (_, d) => SPENDING.filter((c) => (worst.get(c)?.[d] ?? 0) <= CALIBRATION_TOLERANCE).length,
+  );
+  lines.push(
+    `| **categories within ${pct(CALIBRATION_TOLERANCE)} on every cut** | ${passing.map((k) => `${k}/${SPENDING.length}`).join(' | ')} |`,
+  );
   return lines.join('\n');
 }
 
