@@ -22,6 +22,7 @@ import { CATEGORY_COUNT } from '../../src/contract/categories.js';
 import { csvRecord } from '../../src/io/csv-text.js';
 import { cellAt, type SourceBatch } from '../../src/io/input-source.js';
 import { OutputFile } from '../../src/io/output-file.js';
+import { type Utf8Buffers, Utf8ColumnBuilder } from '../../src/io/utf8-column.js';
 import { cellText, type EncodedBatch } from './encode.js';
 import { DERIVED_COLUMNS, type OutputLayout, scoredHeader } from './layout.js';
 
@@ -110,9 +111,7 @@ export class ArrowScoredSink implements ScoredSink {
     children.push(int32(columns.psa));
     children.push(makeData({ type: new Float64(), length: k, data: columns.score }));
     children.push(makeData({ type: new Float64(), length: k, data: columns.savingsScore }));
-    for (const strings of [columns.geoLevel, columns.state, columns.cbsa]) {
-      children.push(vectorFromArray(strings, new Utf8()).data[0]!);
-    }
+    for (const strings of [columns.geoLevel, columns.state, columns.cbsa]) children.push(utf8Data(strings));
     const struct = makeData({ type: new Struct(this.schema.fields), length: k, nullCount: 0, children });
     this.writer.write(new RecordBatch(this.schema, struct));
     this.wroteBatch = true;
@@ -146,6 +145,9 @@ function passthroughColumn(
       field.type,
     ).data[0]!;
   }
-  const values = Array.from(rows, (row) => cellText(cellAt(source.cells, row, column)));
-  return vectorFromArray(values, new Utf8()).data[0]!;
+  const text = new Utf8ColumnBuilder(k);
+  for (const row of rows) text.add(cellText(cellAt(source.cells, row, column)));
+  return utf8Data(text.finish());
 }
+
+const utf8Data = (buffers: Utf8Buffers): Data => makeData({ type: new Utf8(), ...buffers });
