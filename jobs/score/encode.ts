@@ -126,7 +126,7 @@ export class BatchEncoder {
     const width = this.layout.header.length;
     for (let c = 0; c < width; c++) {
       if (c > 0) out.comma();
-      out.field(cells.kind === 'rows' ? (cells.rows[index]![c] ?? '') : cellText(cells.columns[c]![index]));
+      out.field(cells.kind === 'rows' ? (cells.rows[index]![c] ?? '') : cellText(cellAt(cells, index, c)));
     }
   }
 

@@ -15,7 +15,7 @@ import {
 } from '../../src/io/column-mapping.js';
 import { openCsvSource } from '../../src/io/csv-source.js';
 import { csvRecord } from '../../src/io/csv-text.js';
-import type { CellGrid, InputSource, SourceBatch } from '../../src/io/input-source.js';
+import { type InputSource, type SourceBatch, selectCells } from '../../src/io/input-source.js';
 import { OutputFile } from '../../src/io/output-file.js';
 import { SummaryBuilder } from '../../src/report/summary.js';
 import { writeSummaryAndReport } from '../../src/report/write.js';
@@ -90,18 +90,17 @@ function selectRows(batch: SourceBatch, shard: Shard | null, resumeAfter: number
   return Int32Array.from(chosen);
 }
 
-function pick(cells: CellGrid, selection: Int32Array): CellGrid {
-  if (cells.kind === 'rows') return { kind: 'rows', rows: Array.from(selection, (i) => cells.rows[i]!) };
-  return { kind: 'columns', columns: cells.columns.map((column) => Array.from(selection, (i) => column[i])) };
-}
-
 function workOf(seq: number, batch: SourceBatch, selection: Int32Array | null): WorkBatch {
   if (selection === null) {
     const rowNumbers = new Int32Array(batch.length);
     for (let i = 0; i < batch.length; i++) rowNumbers[i] = batch.firstRow + i;
     return { seq, rowNumbers, cells: batch.cells };
   }
-  return { seq, rowNumbers: selection.map((i) => batch.firstRow + i), cells: pick(batch.cells, selection) };
+  return {
+    seq,
+    rowNumbers: selection.map((i) => batch.firstRow + i),
+    cells: selectCells(batch.cells, selection),
+  };
 }
 
 export async function runScoreJob(options: ScoreJobOptions): Promise<ScoreJobResult> {

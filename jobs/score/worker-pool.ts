@@ -5,6 +5,7 @@
  */
 import { join } from 'node:path';
 import { type ResourceLimits, Worker } from 'node:worker_threads';
+import { cellBuffers } from '../../src/io/input-source.js';
 import { PACKAGE_ROOT } from '../../src/paths.js';
 import type { EncodedBatch } from './encode.js';
 import type { BatchScorer } from './scorer.js';
@@ -46,7 +47,7 @@ class ScoringWorker {
     if (this.failure !== undefined) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
       this.pending.push({ resolve, reject });
-      this.thread.postMessage(batch, [batch.rowNumbers.buffer as ArrayBuffer]);
+      this.thread.postMessage(batch, [batch.rowNumbers.buffer as ArrayBuffer, ...cellBuffers(batch.cells)]);
     });
   }
 
