@@ -25,7 +25,7 @@ export const WORKER_SCRIPT = join(PACKAGE_ROOT, 'dist', 'jobs', 'score', 'worker
  */
 export const WORKER_RESOURCE_LIMITS = {
   maxOldGenerationSizeMb: 96,
-  maxYoungGenerationSizeMb: 8,
+  maxYoungGenerationSizeMb: 16,
 } as const satisfies ResourceLimits;
 
 interface Pending {
