@@ -10,6 +10,7 @@ import type { HouseholdFigures } from '../../src/engine/types.js';
 import { CsvBytes } from '../../src/io/csv-bytes.js';
 import { type CellGrid, cellAt } from '../../src/io/input-source.js';
 import type { Cell } from '../../src/io/row-request.js';
+import { type Utf8Buffers, Utf8ColumnBuilder } from '../../src/io/utf8-column.js';
 import type { OutputLayout } from './layout.js';
 
 /** Derived values of the scored rows of a batch, column by column (Arrow output). */
@@ -20,10 +21,16 @@ export interface ScoredColumns {
   readonly psa: Int32Array;
   readonly score: Float64Array;
   readonly savingsScore: Float64Array;
-  readonly geoLevel: string[];
-  readonly state: (string | null)[];
-  readonly cbsa: (string | null)[];
+  readonly geoLevel: Utf8Buffers;
+  readonly state: Utf8Buffers;
+  readonly cbsa: Utf8Buffers;
 }
+
+type ColumnsInProgress = Omit<ScoredColumns, 'geoLevel' | 'state' | 'cbsa'> & {
+  readonly geoLevel: Utf8ColumnBuilder;
+  readonly state: Utf8ColumnBuilder;
+  readonly cbsa: Utf8ColumnBuilder;
+};
 
 /** Per scored row, what the summary needs (NaN where an optional field was not given). */
 export interface ScoredStats {
@@ -72,7 +79,7 @@ export class BatchEncoder {
   private readonly rejectsCsv = new CsvBytes(256);
   private readonly rejectReasons: string[] = [];
   private readonly scoredIndex: Int32Array;
-  private readonly columns: ScoredColumns | null;
+  private readonly columns: ColumnsInProgress | null;
   private readonly stats: ScoredStats;
   private scored = 0;
 
@@ -92,9 +99,9 @@ export class BatchEncoder {
             psa: new Int32Array(n),
             score: new Float64Array(n),
             savingsScore: new Float64Array(n),
-            geoLevel: [],
-            state: [],
-            cbsa: [],
+            geoLevel: new Utf8ColumnBuilder(n),
+            state: new Utf8ColumnBuilder(n),
+            cbsa: new Utf8ColumnBuilder(n),
           }
         : null;
     this.stats = {
@@ -119,7 +126,7 @@ export class BatchEncoder {
     const width = this.layout.header.length;
     for (let c = 0; c < width; c++) {
       if (c > 0) out.comma();
-      out.field(cells.kind === 'rows' ? (cells.rows[index]![c] ?? '') : cellText(cells.columns[c]![index]));
+      out.field(cells.kind === 'rows' ? (cells.rows[index]![c] ?? '') : cellText(cellAt(cells, index, c)));
     }
   }
 
@@ -163,9 +170,9 @@ export class BatchEncoder {
       columns.psa[k] = int32(Number(psaText), PSA_KEY);
       columns.score[k] = Number(scoreText);
       columns.savingsScore[k] = Number(savingsText);
-      columns.geoLevel.push(geography.level);
-      columns.state.push(geography.state);
-      columns.cbsa.push(geography.cbsa);
+      columns.geoLevel.add(geography.level);
+      columns.state.add(geography.state);
+      columns.cbsa.add(geography.cbsa);
     }
     const { stats } = this;
     stats.psa[k] = Number(psaText);
@@ -212,6 +219,9 @@ export class BatchEncoder {
               psa: trim(columns.psa),
               score: trim(columns.score),
               savingsScore: trim(columns.savingsScore),
+              geoLevel: columns.geoLevel.finish(),
+              state: columns.state.finish(),
+              cbsa: columns.cbsa.finish(),
             },
       rejectsCsv: this.rejectsCsv.take(),
       rejectReasons: this.rejectReasons,

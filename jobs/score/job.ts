@@ -15,9 +15,9 @@ import {
 } from '../../src/io/column-mapping.js';
 import { openCsvSource } from '../../src/io/csv-source.js';
 import { csvRecord } from '../../src/io/csv-text.js';
-import type { CellGrid, InputSource, SourceBatch } from '../../src/io/input-source.js';
+import { type InputSource, type SourceBatch, selectCells } from '../../src/io/input-source.js';
 import { OutputFile } from '../../src/io/output-file.js';
-import { SummaryBuilder } from '../../src/report/summary.js';
+import { type ScoredRowStats, SummaryBuilder } from '../../src/report/summary.js';
 import { writeSummaryAndReport } from '../../src/report/write.js';
 import {
   fingerprintOf,
@@ -90,18 +90,17 @@ function selectRows(batch: SourceBatch, shard: Shard | null, resumeAfter: number
   return Int32Array.from(chosen);
 }
 
-function pick(cells: CellGrid, selection: Int32Array): CellGrid {
-  if (cells.kind === 'rows') return { kind: 'rows', rows: Array.from(selection, (i) => cells.rows[i]!) };
-  return { kind: 'columns', columns: cells.columns.map((column) => Array.from(selection, (i) => column[i])) };
-}
-
 function workOf(seq: number, batch: SourceBatch, selection: Int32Array | null): WorkBatch {
   if (selection === null) {
     const rowNumbers = new Int32Array(batch.length);
     for (let i = 0; i < batch.length; i++) rowNumbers[i] = batch.firstRow + i;
     return { seq, rowNumbers, cells: batch.cells };
   }
-  return { seq, rowNumbers: selection.map((i) => batch.firstRow + i), cells: pick(batch.cells, selection) };
+  return {
+    seq,
+    rowNumbers: selection.map((i) => batch.firstRow + i),
+    cells: selectCells(batch.cells, selection),
+  };
 }
 
 export async function runScoreJob(options: ScoreJobOptions): Promise<ScoreJobResult> {
@@ -293,20 +292,30 @@ export async function runScoreJob(options: ScoreJobOptions): Promise<ScoreJobRes
 function addToSummary(summary: SummaryBuilder, encoded: EncodedBatch, groupBy: readonly string[]): void {
   const { stats } = encoded;
   const optional = (value: number) => (Number.isNaN(value) ? undefined : value);
+  // One row object refilled for every row: the builder reads it before returning, and a million fresh
+  // objects were a visible share of the main thread's garbage.
+  const groups: Record<string, string> = {};
+  const row: Writable<ScoredRowStats> = {
+    psa: 0,
+    score: 0,
+    savingsScore: 0,
+    state: null,
+    age: undefined,
+    netIncome: 0,
+    householdMembers: undefined,
+    groups,
+  };
   for (let k = 0; k < encoded.scored; k++) {
-    const groups: Record<string, string> = {};
-    groupBy.forEach((name, g) => {
-      groups[name] = stats.groups[g]![k]!;
-    });
-    summary.addScored({
-      psa: stats.psa[k]!,
-      score: stats.score[k]!,
-      savingsScore: stats.savingsScore[k]!,
-      state: stats.state[k] ?? null,
-      age: optional(stats.age[k]!),
-      netIncome: stats.netIncome[k]!,
-      householdMembers: optional(stats.householdMembers[k]!),
-      groups,
-    });
+    for (let g = 0; g < groupBy.length; g++) groups[groupBy[g]!] = stats.groups[g]![k]!;
+    row.psa = stats.psa[k]!;
+    row.score = stats.score[k]!;
+    row.savingsScore = stats.savingsScore[k]!;
+    row.state = stats.state[k] ?? null;
+    row.age = optional(stats.age[k]!);
+    row.netIncome = stats.netIncome[k]!;
+    row.householdMembers = optional(stats.householdMembers[k]!);
+    summary.addScored(row);
   }
 }
+
+type Writable<T> = { -readonly [K in keyof T]: T[K] };

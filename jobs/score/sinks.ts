@@ -16,12 +16,13 @@ import {
   Schema,
   Struct,
   Utf8,
-  vectorFromArray,
 } from 'apache-arrow';
 import { CATEGORY_COUNT } from '../../src/contract/categories.js';
 import { csvRecord } from '../../src/io/csv-text.js';
 import { cellAt, type SourceBatch } from '../../src/io/input-source.js';
 import { OutputFile } from '../../src/io/output-file.js';
+import { type Utf8Buffers, Utf8ColumnBuilder } from '../../src/io/utf8-column.js';
+import { takeRows } from './arrow-take.js';
 import { cellText, type EncodedBatch } from './encode.js';
 import { DERIVED_COLUMNS, type OutputLayout, scoredHeader } from './layout.js';
 
@@ -100,9 +101,8 @@ export class ArrowScoredSink implements ScoredSink {
     const k = encoded.scored;
     const sourceRows = sourceRowsOf(encoded.scoredIndex, batch.selection);
     const children: Data[] = [];
-    this.schema.fields.slice(0, this.schema.fields.length - DERIVED_COLUMNS.length).forEach((field, c) => {
-      children.push(passthroughColumn(batch.source, c, field, sourceRows, k));
-    });
+    for (let c = 0; c < this.schema.fields.length - DERIVED_COLUMNS.length; c++)
+      children.push(passthroughColumn(batch.source, c, sourceRows, k));
     const int32 = (values: Int32Array) => makeData({ type: new Int32(), length: k, data: values });
     for (let c = 0; c < CATEGORY_COUNT; c++)
       children.push(int32(columns.budget.subarray(c * k, (c + 1) * k)));
@@ -110,9 +110,7 @@ export class ArrowScoredSink implements ScoredSink {
     children.push(int32(columns.psa));
     children.push(makeData({ type: new Float64(), length: k, data: columns.score }));
     children.push(makeData({ type: new Float64(), length: k, data: columns.savingsScore }));
-    for (const strings of [columns.geoLevel, columns.state, columns.cbsa]) {
-      children.push(vectorFromArray(strings, new Utf8()).data[0]!);
-    }
+    for (const strings of [columns.geoLevel, columns.state, columns.cbsa]) children.push(utf8Data(strings));
     const struct = makeData({ type: new Struct(this.schema.fields), length: k, nullCount: 0, children });
     this.writer.write(new RecordBatch(this.schema, struct));
     this.wroteBatch = true;
@@ -131,21 +129,14 @@ function sourceRowsOf(scoredIndex: Int32Array, selection: Int32Array | null): In
   return selection === null ? scoredIndex : scoredIndex.map((i) => selection[i]!);
 }
 
-function passthroughColumn(
-  source: SourceBatch,
-  column: number,
-  field: Field,
-  rows: Int32Array,
-  k: number,
-): Data {
+function passthroughColumn(source: SourceBatch, column: number, rows: Int32Array, k: number): Data {
   if (source.arrow !== undefined) {
     const vector = source.arrow.getChildAt(column)!;
-    if (k === source.length) return vector.data[0]!;
-    return vectorFromArray(
-      Array.from(rows, (row) => vector.get(row)),
-      field.type,
-    ).data[0]!;
+    return k === source.length ? vector.data[0]! : takeRows(vector, rows);
   }
-  const values = Array.from(rows, (row) => cellText(cellAt(source.cells, row, column)));
-  return vectorFromArray(values, new Utf8()).data[0]!;
+  const text = new Utf8ColumnBuilder(k);
+  for (const row of rows) text.add(cellText(cellAt(source.cells, row, column)));
+  return utf8Data(text.finish());
 }
+
+const utf8Data = (buffers: Utf8Buffers): Data => makeData({ type: new Utf8(), ...buffers });

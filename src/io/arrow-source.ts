@@ -1,14 +1,22 @@
 /**
  * Arrow IPC input, file or stream format (apache-arrow detects which), read batch by batch. Column kinds come
  * from the Arrow types so that the job can refuse, before reading rows, a column whose type cannot hold its
- * field. Cells are extracted per column: numeric columns without nulls as their typed arrays (no per-cell
- * objects), everything else as plain values.
+ * field. Numeric and Utf8 columns are copied out as typed columns (src/io/typed-columns.ts) for the
+ * workers to read; other columns (booleans, dictionaries, ...) as plain values.
  */
 import { open } from 'node:fs/promises';
-import { type DataType, type RecordBatch, RecordBatchReader, Type, type Vector } from 'apache-arrow';
+import {
+  type DataType,
+  type RecordBatch,
+  RecordBatchReader,
+  Type,
+  type Utf8,
+  type Vector,
+} from 'apache-arrow';
 import type { ColumnKind } from './column-mapping.js';
-import type { InputSource, SourceBatch } from './input-source.js';
+import type { CellColumn, InputSource, SourceBatch } from './input-source.js';
 import type { Cell } from './row-request.js';
+import type { NumberArray, TypedColumn } from './typed-columns.js';
 
 export function columnKindOf(type: DataType): ColumnKind {
   switch (type.typeId) {
@@ -29,16 +37,55 @@ export function columnKindOf(type: DataType): ColumnKind {
   }
 }
 
-function cellsOf(vector: Vector, kind: ColumnKind): ArrayLike<Cell> {
-  // A copy, not a view: a view would drag the whole IPC body buffer along when posted to a worker.
-  if (kind === 'number' && vector.nullCount === 0)
-    return (vector.toArray() as Float64Array | BigInt64Array).slice();
+// Copies, not views: a view would drag the whole IPC body buffer along when posted to a worker.
+function cellsOf(vector: Vector, kind: ColumnKind): CellColumn {
+  if (kind === 'number' && vector.type.typeId !== Type.Float16)
+    return { kind: 'numbers', values: (vector.toArray() as NumberArray).slice(), nulls: nullsOf(vector) };
+  if (vector.type.typeId === Type.Utf8) return textOf(vector as Vector<Utf8>);
   const cells: Cell[] = new Array(vector.length);
   for (let i = 0; i < vector.length; i++) {
     const value: unknown = vector.get(i);
     cells[i] = value === null || typeof value !== 'object' ? (value as Cell) : String(value);
   }
   return cells;
+}
+
+/** One byte per row, 1 where the value is null (null: no nulls), from the Arrow validity bits. */
+function nullsOf(vector: Vector): Uint8Array | null {
+  if (vector.nullCount === 0) return null;
+  const nulls = new Uint8Array(vector.length);
+  let row = 0;
+  for (const data of vector.data) {
+    const bitmap = data.nullCount === 0 ? undefined : data.nullBitmap;
+    for (let i = 0; i < data.length; i++, row++) {
+      const bit = data.offset + i;
+      if (bitmap !== undefined && (bitmap[bit >> 3]! & (1 << (bit & 7))) === 0) nulls[row] = 1;
+    }
+  }
+  return nulls;
+}
+
+/**
+ * The column's UTF-8 bytes and offsets, rebased to start at 0. Slicing a batch leaves the bytes whole and
+ * narrows the offsets (indexed from 0 in each slice); the validity bits instead keep `data.offset`.
+ */
+function textOf(vector: Vector<Utf8>): TypedColumn {
+  const valueOffsets = new Int32Array(vector.length + 1);
+  const chunks = vector.data.map((data) =>
+    data.values.subarray(data.valueOffsets[0]!, data.valueOffsets[data.length]!),
+  );
+  const bytes = new Uint8Array(chunks.reduce((total, chunk) => total + chunk.byteLength, 0));
+  let row = 0;
+  let at = 0;
+  vector.data.forEach((data, d) => {
+    const offsets = data.valueOffsets;
+    const base = offsets[0]!;
+    for (let i = 1; i <= data.length; i++) valueOffsets[row + i] = at + offsets[i]! - base;
+    bytes.set(chunks[d]!, at);
+    row += data.length;
+    at += chunks[d]!.byteLength;
+  });
+  return { kind: 'text', valueOffsets, data: bytes, nulls: nullsOf(vector) };
 }
 
 export async function openArrowSource(path: string, batchRows: number): Promise<InputSource> {

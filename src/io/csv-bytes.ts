@@ -4,12 +4,12 @@
  * most of the batch job's garbage-collection time). Quoting follows csv-text.ts (csv-stringify's rules).
  */
 import { csvField } from './csv-text.js';
+import { writeUtf8 } from './utf8-bytes.js';
 
 const COMMA = 0x2c;
 const NEWLINE = 0x0a;
 const MINUS = 0x2d;
 const ZERO = 0x30;
-const encoder = new TextEncoder();
 
 /**
  * ⌊v / 10⌋ of a whole v ≥ 0. Amounts fit 32 bits, where `| 0` lets the compiler divide by multiplying;
@@ -65,20 +65,8 @@ export class CsvBytes {
 
   /** Text known to need no quoting (numbers as the API writes them, codes). */
   plain(text: string): void {
-    const count = text.length;
-    this.reserve(count * 3);
-    const { bytes, length } = this;
-    // ASCII (nearly every field) is copied unit by unit: encodeInto needs a new subarray view per call,
-    // which cost more than the copy for fields this short.
-    for (let i = 0; i < count; i++) {
-      const unit = text.charCodeAt(i);
-      if (unit > 0x7f) {
-        this.length += encoder.encodeInto(text, bytes.subarray(length)).written;
-        return;
-      }
-      bytes[length + i] = unit;
-    }
-    this.length += count;
+    this.reserve(text.length * 3);
+    this.length = writeUtf8(this.bytes, this.length, text);
   }
 
   /** Any text, quoted when CSV requires it. */

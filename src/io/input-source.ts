@@ -5,11 +5,15 @@
 import type { Field, RecordBatch } from 'apache-arrow';
 import type { ColumnKind } from './column-mapping.js';
 import type { Cell } from './row-request.js';
+import { type TypedColumn, typedCellAt, typedColumnBuffers } from './typed-columns.js';
 
-/** Cells of a batch: CSV rows as text, or Arrow columns as values (typed arrays where possible). */
+/** An input column of a batch: values, or (Arrow input) the typed buffers they are read from. */
+export type CellColumn = readonly Cell[] | TypedColumn;
+
+/** Cells of a batch: CSV rows as text, or Arrow columns. */
 export type CellGrid =
   | { readonly kind: 'rows'; readonly rows: string[][] }
-  | { readonly kind: 'columns'; readonly columns: ArrayLike<Cell>[] };
+  | { readonly kind: 'columns'; readonly columns: CellColumn[] };
 
 export interface SourceBatch {
   /** Row number of the batch's first row. */
@@ -34,5 +38,28 @@ export interface InputSource {
   close(): Promise<void>;
 }
 
-export const cellAt = (cells: CellGrid, row: number, column: number): Cell =>
-  cells.kind === 'rows' ? cells.rows[row]?.[column] : cells.columns[column]?.[row];
+export function cellAt(cells: CellGrid, row: number, column: number): Cell {
+  if (cells.kind === 'rows') return cells.rows[row]?.[column];
+  const cellColumn = cells.columns[column];
+  if (cellColumn === undefined) return undefined;
+  return 'kind' in cellColumn ? typedCellAt(cellColumn, row) : cellColumn[row];
+}
+
+/** The given rows of a batch's cells, as plain values. */
+export function selectCells(cells: CellGrid, selection: Int32Array): CellGrid {
+  if (cells.kind === 'rows') return { kind: 'rows', rows: Array.from(selection, (i) => cells.rows[i]!) };
+  return {
+    kind: 'columns',
+    columns: cells.columns.map((_, c) => Array.from(selection, (i) => cellAt(cells, i, c))),
+  };
+}
+
+/**
+ * Buffers of the typed columns, to transfer rather than copy when the batch is posted to a worker. The
+ * batch's typed columns are unusable in the sender afterwards (Arrow output passes input columns through
+ * from `SourceBatch.arrow`, never from the cells).
+ */
+export function cellBuffers(cells: CellGrid): ArrayBuffer[] {
+  if (cells.kind === 'rows') return [];
+  return cells.columns.flatMap((column) => ('kind' in column ? typedColumnBuffers(column) : []));
+}
