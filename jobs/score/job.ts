@@ -16,9 +16,9 @@ import {
 import { openCsvSource } from '../../src/io/csv-source.js';
 import { csvRecord } from '../../src/io/csv-text.js';
 import { type InputSource, type SourceBatch, selectCells } from '../../src/io/input-source.js';
-import { OutputFile } from '../../src/io/output-file.js';
+import { OutputFile, publishTogether } from '../../src/io/output-file.js';
 import { type ScoredRowStats, SummaryBuilder } from '../../src/report/summary.js';
-import { writeSummaryAndReport } from '../../src/report/write.js';
+import { stageSummaryAndReport } from '../../src/report/write.js';
 import {
   fingerprintOf,
   readCheckpoint,
@@ -241,12 +241,8 @@ export async function runScoreJob(options: ScoreJobOptions): Promise<ScoreJobRes
     const scoringMs = performance.now() - scoringStarted;
 
     await scored.end();
-    // The checkpoint goes first: a kill between it and the renames only costs a fresh run, never a wrong resume.
-    await removeCheckpoint(paths.checkpoint);
-    await scored.file.commit();
-    await rejects.commit();
     const finishedAt = new Date();
-    const reportFiles = await writeSummaryAndReport(
+    const report = await stageSummaryAndReport(
       options.outDir,
       name,
       summary.finish({
@@ -263,6 +259,10 @@ export async function runScoreJob(options: ScoreJobOptions): Promise<ScoreJobRes
         },
       }),
     );
+    // Everything is durable under temporary names before anything is published. The checkpoint goes
+    // first: a kill between it and the renames only costs a fresh run, never a wrong resume.
+    await removeCheckpoint(paths.checkpoint);
+    await publishTogether([scored.file, rejects, ...report.files]);
     return {
       rowsIn: rowsScored + rowsRejected,
       rowsScored,
@@ -270,8 +270,8 @@ export async function runScoreJob(options: ScoreJobOptions): Promise<ScoreJobRes
       files: {
         scored: paths.scored,
         rejects: paths.rejects,
-        summary: reportFiles.summaryPath,
-        report: reportFiles.reportPath,
+        summary: report.paths.summaryPath,
+        report: report.paths.reportPath,
       },
     };
   } catch (error) {

@@ -92,10 +92,7 @@ export class OutputFile {
 
   /** Publishes the complete file under its final name. */
   async commit(): Promise<void> {
-    await this.sync();
-    await this.close();
-    await rename(this.partialPath, this.finalPath);
-    await syncDirectory(dirname(this.finalPath));
+    await publishTogether([this]);
   }
 
   /** Removes the temporary file of a run that will not be resumed. */
@@ -110,6 +107,20 @@ export class OutputFile {
     this.closed = true;
     await this.handle.close();
   }
+}
+
+/**
+ * Publishes complete files in the given order: every file is made durable and closed first, then the
+ * renames run back to back, so a kill leaves either the temporary files or (but for the microseconds
+ * between renames) all the final ones. Put the file that marks a finished run last.
+ */
+export async function publishTogether(files: readonly OutputFile[]): Promise<void> {
+  for (const file of files) {
+    await file.sync();
+    await file.close();
+  }
+  for (const file of files) await rename(file.partialPath, file.finalPath);
+  for (const dir of new Set(files.map((file) => dirname(file.finalPath)))) await syncDirectory(dir);
 }
 
 /** A rename is durable only once the directory entry is synced. */
@@ -127,10 +138,19 @@ export async function writeFileAtomically(
   finalPath: string,
   content: string | readonly Uint8Array[],
 ): Promise<void> {
+  await (await stageFile(finalPath, content)).commit();
+}
+
+/** Writes a whole file under its temporary name, ready for `commit()` or `publishTogether`. */
+export async function stageFile(
+  finalPath: string,
+  content: string | readonly Uint8Array[],
+): Promise<OutputFile> {
   const file = await OutputFile.create(finalPath);
   try {
     for (const chunk of typeof content === 'string' ? [content] : content) await file.write(chunk);
-    await file.commit();
+    await file.sync();
+    return file;
   } catch (error) {
     await file.discard();
     throw error;

@@ -1,10 +1,10 @@
 /**
- * Writes a run's `<name>.summary.json` and `<name>.report.html`, each atomically (temporary file, fsync,
- * rename), so a reader or a scheduler waiting for the file never sees a half-written report.
+ * Writes a run's `<name>.summary.json` and `<name>.report.html` atomically (temporary files, fsync,
+ * renames), so a reader or a scheduler waiting for the summary never sees a half-written report.
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomically } from '../io/output-file.js';
+import { type OutputFile, publishTogether, stageFile } from '../io/output-file.js';
 import { renderReport } from './html.js';
 import type { Summary } from './summary.js';
 import { summaryChunks } from './summary-json.js';
@@ -22,12 +22,26 @@ export async function writeSummaryAndReport(
   name: string,
   summary: Summary,
 ): Promise<ReportFiles> {
+  const staged = await stageSummaryAndReport(outDir, name, summary);
+  await publishTogether(staged.files);
+  return staged.paths;
+}
+
+/**
+ * Writes both files under their temporary names, for the caller to publish together with its other
+ * outputs. `files` lists the report before the summary: the summary is the mark of a finished run.
+ */
+export async function stageSummaryAndReport(
+  outDir: string,
+  name: string,
+  summary: Summary,
+): Promise<{ paths: ReportFiles; files: OutputFile[] }> {
   await mkdir(outDir, { recursive: true });
-  const files = {
+  const paths = {
     summaryPath: join(outDir, summaryFileName(name)),
     reportPath: join(outDir, reportFileName(name)),
   };
-  await writeFileAtomically(files.summaryPath, summaryChunks(summary));
-  await writeFileAtomically(files.reportPath, renderReport(summary));
-  return files;
+  const report = await stageFile(paths.reportPath, renderReport(summary));
+  const summaryFile = await stageFile(paths.summaryPath, summaryChunks(summary));
+  return { paths, files: [report, summaryFile] };
 }
