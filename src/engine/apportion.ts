@@ -7,16 +7,10 @@ import { CATEGORY_COUNT } from '../contract/categories.js';
  * first in contract order. Fractions are compared at a resolution of 2^-40 (about 1e-12 of a unit), so
  * floating-point noise far below a cent cannot reorder categories whose shares are meant to be equal.
  *
- * Buffers are preallocated and the leftover units are placed by selecting a threshold rank (Wirth's
+ * Buffers are preallocated and the leftover units are placed by selecting a threshold fraction (Wirth's
  * selection, linear on average) instead of sorting: the batch job calls this millions of times a second.
  */
 export class Apportioner {
-  private readonly rankOf = new Float64Array(CATEGORY_COUNT);
-  private readonly ranks = new Float64Array(CATEGORY_COUNT);
-  private readonly bucketOf = new Uint8Array(CATEGORY_COUNT);
-  private readonly bucketCounts = new Int32Array(BUCKETS);
-  private readonly inBucket = new Float64Array(CATEGORY_COUNT);
-
   /**
    * Writes whole amounts summing to `total` (a whole number ≥ 0) into `out` at the indices where
    * `eligible` is 1, and leaves the other indices of `out` untouched. When the eligible weights sum to
@@ -43,7 +37,6 @@ export class Apportioner {
       for (let i = 0; i < CATEGORY_COUNT; i++) if (eligible[i] === 1) out[i] = 0;
       return false;
     }
-    const { rankOf, ranks, bucketOf, bucketCounts } = this;
     bucketCounts.fill(0);
     // One division, not one per category: divisions are the slowest step of this loop.
     const perWeight = total / weightSum;
@@ -51,49 +44,67 @@ export class Apportioner {
     let floorSum = 0;
     for (let i = 0; i < CATEGORY_COUNT; i++) {
       if (eligible[i] !== 1) {
-        // Below every rank key (they are ≥ 0), so the last loop needs no eligibility test.
-        rankOf[i] = -1;
+        // Below every fraction (they are ≥ 0) and outside every bucket.
+        fractionOf[i] = -1;
         continue;
       }
       const quota = weights[i]! * perWeight;
       const whole = Math.floor(quota);
       out[i] = whole;
       floorSum += whole;
-      const rank = rankKey(quota - whole, i);
-      rankOf[i] = rank;
-      const bucket = Math.floor(rank * BUCKET_SCALE);
-      bucketOf[count] = bucket;
-      bucketCounts[bucket]! += 1;
-      ranks[count++] = rank;
+      const fraction = Math.floor((quota - whole) * FRACTION_STEPS);
+      bucketCounts[(fraction * BUCKET_SCALE) | 0]! += 1;
+      fractionOf[i] = fraction;
+      count++;
     }
     // Floors lose less than one unit per category, so the leftover is a whole number below `count`.
     const leftover = Math.min(total - floorSum, count);
     if (leftover === 0) return true;
-    // The threshold is the leftover-th largest rank. Buckets are monotone in the rank, so it lies in the
-    // bucket where the counts from the top reach `leftover`; only that bucket's few ranks are selected.
+    // The threshold is the leftover-th largest fraction. Buckets are monotone in the fraction, so it lies
+    // in the bucket where the counts from the top reach `leftover`; only that bucket's few are selected.
     let bucket = BUCKETS - 1;
     let above = 0;
     while (above + bucketCounts[bucket]! < leftover) above += bucketCounts[bucket--]!;
-    const { inBucket } = this;
+    const low = bucket * BUCKET_WIDTH;
     let m = 0;
-    for (let j = 0; j < count; j++) if (bucketOf[j] === bucket) inBucket[m++] = ranks[j]!;
-    const threshold = nthLargest(inBucket, m, leftover - 1 - above);
     for (let i = 0; i < CATEGORY_COUNT; i++) {
-      if (rankOf[i]! >= threshold) out[i]! += 1;
+      const fraction = fractionOf[i]!;
+      if (fraction >= low && fraction < low + BUCKET_WIDTH) inBucket[m++] = fraction;
+    }
+    const threshold = nthLargest(inBucket, m, leftover - 1 - above);
+    for (let j = 0; j < m; j++) above += +(inBucket[j]! > threshold);
+    // Fractions above the threshold get a unit each; equal ones share the rest in contract order. The
+    // comparisons are random, so they are added as numbers rather than branched on (mispredictions
+    // cost more than the whole loop otherwise).
+    let tied = leftover - above;
+    for (let i = 0; i < CATEGORY_COUNT; i++) {
+      const fraction = fractionOf[i]!;
+      // Not even + 0 at the other indices: it would turn a given −0 into 0.
+      if (fraction < 0) continue;
+      out[i]! += +(fraction > threshold);
+      if (fraction === threshold && tied > 0) {
+        out[i]! += 1;
+        tied--;
+      }
     }
     return true;
   }
 }
 
+/** Fractions are quantised to multiples of 2^-40 of a unit. */
 const FRACTION_STEPS = 2 ** 40;
-const INDEX_SLOTS = 64;
-/** Rank keys are below FRACTION_STEPS × INDEX_SLOTS = 2^46; bucket = floor(key / 2^40), by fraction sixty-fourths. */
+/** Buckets of the quantised fraction by sixty-fourths; powers of two keep the bucket bounds exact. */
 const BUCKETS = 64;
-const BUCKET_SCALE = BUCKETS / (FRACTION_STEPS * INDEX_SLOTS);
+const BUCKET_WIDTH = FRACTION_STEPS / BUCKETS;
+const BUCKET_SCALE = 1 / BUCKET_WIDTH;
 
-/** Orders by fractional part (quantised), then by earlier category; unique per index, exact in a double. */
-const rankKey = (fraction: number, index: number) =>
-  Math.floor(fraction * FRACTION_STEPS) * INDEX_SLOTS + (INDEX_SLOTS - 1 - index);
+// Scratch buffers shared by every Apportioner: a call never yields or re-enters, and each worker thread
+// has its own module instance. Module constants, unlike instance fields, let the compiler drop the
+// bounds checks of these loops.
+/** Quantised fractional part of each eligible category's quota; -1 for the others. */
+const fractionOf = new Float64Array(CATEGORY_COUNT);
+const bucketCounts = new Int32Array(BUCKETS);
+const inBucket = new Float64Array(CATEGORY_COUNT);
 
 /** The value at zero-based position `n` of `values[0..count)` sorted in descending order (reorders values). */
 function nthLargest(values: Float64Array, count: number, n: number): number {

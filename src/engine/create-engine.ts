@@ -71,13 +71,18 @@ export function createEngine({ model, geo, config }: EngineParts): LocalEngine {
   // Like `figures`, the success result is one object reused by every call.
   const figuresResult: Result<HouseholdFigures> = { ok: true, value: figures };
 
-  function householdFigures(body: unknown): Result<HouseholdFigures> {
-    const request = checkRequest(body);
-    if (request === undefined) return rejected(body);
+  function householdFiguresOf(request: ValidRequest): HouseholdFigures {
     figures.geography = evaluate(request);
     writeBudget(request);
     writeModel();
     writeScore(request);
+    return figures;
+  }
+
+  function householdFigures(body: unknown): Result<HouseholdFigures> {
+    const request = checkRequest(body);
+    if (request === undefined) return rejected(body);
+    householdFiguresOf(request);
     return figuresResult;
   }
 
@@ -110,11 +115,7 @@ export function createEngine({ model, geo, config }: EngineParts): LocalEngine {
     household(body) {
       const request = checkRequest(body);
       if (request === undefined) return rejected(body);
-      const geography = evaluate(request);
-      figures.geography = geography;
-      writeBudget(request);
-      writeModel();
-      writeScore(request);
+      const { geography } = householdFiguresOf(request);
       return {
         ok: true,
         value: {
@@ -126,6 +127,7 @@ export function createEngine({ model, geo, config }: EngineParts): LocalEngine {
       };
     },
     householdFigures,
+    householdFiguresOf,
   };
 }
 

@@ -4,6 +4,7 @@ import type {
   ModelResponse,
   ScoreResponse,
 } from '../contract/schemas.js';
+import type { ValidRequest } from '../contract/validate.js';
 import type { Geography, GeoLevel } from '../geo/types.js';
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: InvalidRequestBody };
@@ -63,4 +64,6 @@ export interface Engine {
 export interface LocalEngine extends Engine {
   /** `household` without the response objects, for callers that only copy the values out. */
   householdFigures(body: unknown): Result<HouseholdFigures>;
+  /** `householdFigures` for a request validated already (`checkRequest`), e.g. built from typed cells. */
+  householdFiguresOf(request: ValidRequest): HouseholdFigures;
 }
