@@ -161,9 +161,12 @@ export class RemoteClient {
   private interpret(path: string, response: HttpResponse): CallOutcome | Retryable {
     const { status } = response;
     const json = parseJson(response.body);
+    if (status === 200) {
+      return json === undefined
+        ? new Retryable('invalid response', 'HTTP 200 with a body that is not JSON')
+        : { ok: true, json };
+    }
     const message = typeof json?.message === 'string' ? json.message : response.body.slice(0, 200);
-    if (status === 200 && json !== undefined) return { ok: true, json };
-    if (status === 200) return new Retryable('invalid response', 'HTTP 200 with a body that is not JSON');
     if (status === 400) {
       const errors = Array.isArray(json?.errors) ? (json.errors as ErrorItem[]) : [{ path: '', message }];
       return { ok: false, errors };

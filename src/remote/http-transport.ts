@@ -79,7 +79,14 @@ export class HttpTransport {
           });
           response.on('end', () => {
             clearTimeout(timer);
-            resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text });
+            resolve({
+              status: response.statusCode ?? 0,
+              body: text,
+              // Node builds the header object on first access, and most answers (200s) never need it.
+              get headers() {
+                return response.headers;
+              },
+            });
           });
           response.on('error', fail);
         },
