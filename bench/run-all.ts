@@ -23,9 +23,16 @@ const { values } = parseArgs({
     'render-only': { type: 'boolean', default: false },
     results: { type: 'string', default: DEFAULT_RESULTS_DIR },
     doc: { type: 'string' },
+    help: { type: 'boolean', default: false },
   },
   strict: true,
 });
+if (values.help) {
+  process.stdout.write(
+    'usage: node dist/bench/run-all.js [--smoke] [--only engine,batch,api,remote] [--render-only] [--results DIR] [--doc FILE]\n',
+  );
+  process.exit(0);
+}
 const resultsDir = values.results;
 const doc = values.doc ?? (values.smoke ? join(resultsDir, 'benchmarks.md') : BENCHMARKS_DOC);
 const selected = values.only === undefined ? [...FIGURES] : values.only.split(',');
