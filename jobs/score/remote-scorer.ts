@@ -58,4 +58,9 @@ export class RemoteScorer implements BatchScorer {
   }
 }
 
-const amountsOf = (record: CategoryRecord) => Float64Array.from(CATEGORIES, (category) => record[category]);
+/** A plain loop: Float64Array.from with a mapping function (the iterator protocol) cost ~10 µs per row. */
+function amountsOf(record: CategoryRecord): Float64Array {
+  const amounts = new Float64Array(CATEGORIES.length);
+  for (let i = 0; i < CATEGORIES.length; i++) amounts[i] = record[CATEGORIES[i]!];
+  return amounts;
+}

@@ -53,14 +53,52 @@ export function indexKeys(file: KeysFile): Map<string, ActiveKey> {
   return index;
 }
 
-function lookup(index: Map<string, ActiveKey>, presented: string, now: number): ActiveKey | undefined {
-  if (!isWellFormedApiKey(presented)) return undefined;
-  const digest = digestApiKey(presented);
-  const key = index.get(digest.toString('hex'));
-  // The Map lookup already matched; the constant-time comparison keeps the final decision independent of
-  // how many leading bytes agree, should the index ever be replaced by something that compares prefixes.
-  if (key === undefined || !timingSafeEqual(key.digest, digest) || key.expiresAt <= now) return undefined;
-  return key;
+/** A presented key string already proven to be an active key, with its bytes for the constant-time check. */
+interface Verified {
+  readonly key: ActiveKey;
+  readonly presented: Buffer;
+}
+
+/**
+ * Active keys by digest, plus the verdicts already reached for presented strings: the checksum and SHA-256
+ * of a key then run once per key per load of the file instead of once per request (they were a tenth of a
+ * request's CPU). Only keys that matched are remembered, so the memo holds at most one entry per active
+ * key and guessed keys cannot grow it. It lives and dies with the index: a reload (revocation, new keys)
+ * builds a new KeyIndex, so no verdict outlives the file it came from. Expiry is checked on every request.
+ */
+export class KeyIndex {
+  private readonly verified = new Map<string, Verified>();
+
+  constructor(private readonly byDigest: ReadonlyMap<string, ActiveKey>) {}
+
+  get size(): number {
+    return this.byDigest.size;
+  }
+
+  find(presented: string, now: number): ActiveKey | undefined {
+    const known = this.verified.get(presented);
+    const key = known === undefined ? this.verify(presented) : this.recheck(known, presented);
+    return key === undefined || key.expiresAt <= now ? undefined : key;
+  }
+
+  private verify(presented: string): ActiveKey | undefined {
+    if (!isWellFormedApiKey(presented)) return undefined;
+    const digest = digestApiKey(presented);
+    const key = this.byDigest.get(digest.toString('hex'));
+    // The Map lookup already matched; the constant-time comparison keeps the final decision independent of
+    // how many leading bytes agree, should the index ever be replaced by something that compares prefixes.
+    if (key === undefined || !timingSafeEqual(key.digest, digest)) return undefined;
+    this.verified.set(presented, { key, presented: Buffer.from(presented, 'latin1') });
+    return key;
+  }
+
+  /** The same guarantee for a remembered verdict: the decision compares every byte of the key. */
+  private recheck(known: Verified, presented: string): ActiveKey | undefined {
+    const bytes = Buffer.from(presented, 'latin1');
+    return bytes.length === known.presented.length && timingSafeEqual(known.presented, bytes)
+      ? known.key
+      : undefined;
+  }
 }
 
 const fileVersion = (s: { mtimeMs: number; size: number; ino: number }) => `${s.ino}:${s.size}:${s.mtimeMs}`;
@@ -69,7 +107,7 @@ const fileVersion = (s: { mtimeMs: number; size: number; ino: number }) => `${s.
 export async function openKeyStore(options: KeyStoreOptions): Promise<KeyStore> {
   const { path, logger, pollIntervalMs = 2000 } = options;
   let version = fileVersion(await stat(path));
-  let index = indexKeys(await readKeysFile(path));
+  let index = new KeyIndex(indexKeys(await readKeysFile(path)));
   let reloading: Promise<void> | undefined;
   let reloadAgain = false;
 
@@ -79,7 +117,7 @@ export async function openKeyStore(options: KeyStoreOptions): Promise<KeyStore> 
       if (current === version) return;
       const file = await readKeysFile(path);
       version = current;
-      index = indexKeys(file);
+      index = new KeyIndex(indexKeys(file));
       logger.info({ keysFile: path, activeKeys: index.size }, 'keys file reloaded');
     } catch (error) {
       logger.error({ keysFile: path, err: error }, 'keys file reload failed; keeping the previous keys');
@@ -114,7 +152,7 @@ export async function openKeyStore(options: KeyStoreOptions): Promise<KeyStore> 
   poll.unref();
 
   return {
-    authenticate: (presented, now) => lookup(index, presented, now),
+    authenticate: (presented, now) => index.find(presented, now),
     get size() {
       return index.size;
     },

@@ -62,6 +62,8 @@ export class RemoteClient {
   private readonly transport: HttpTransport;
   private readonly limit: LimitFunction;
   private readonly retry: RetryPolicy;
+  /** Made once: every call sends the same key. */
+  private readonly keyHeader: Record<string, string>;
 
   constructor(private readonly options: RemoteClientOptions) {
     let base: URL;
@@ -80,6 +82,7 @@ export class RemoteClient {
     });
     this.limit = pLimit(options.concurrency);
     this.retry = options.retry ?? DEFAULT_RETRY_POLICY;
+    this.keyHeader = { 'x-api-key': options.apiKey };
   }
 
   /** The model version the server reports on /readyz, or undefined if it does not say. */
@@ -143,7 +146,7 @@ export class RemoteClient {
   private async attempt(path: string, body: string): Promise<CallOutcome | Retryable> {
     let response: HttpResponse;
     try {
-      response = await this.transport.request('POST', path, { 'x-api-key': this.options.apiKey }, body);
+      response = await this.transport.request('POST', path, this.keyHeader, body);
     } catch (error) {
       if (error instanceof RequestTimeoutError) return new Retryable('timeout', error.message);
       const code = (error as NodeJS.ErrnoException).code;
@@ -158,9 +161,12 @@ export class RemoteClient {
   private interpret(path: string, response: HttpResponse): CallOutcome | Retryable {
     const { status } = response;
     const json = parseJson(response.body);
+    if (status === 200) {
+      return json === undefined
+        ? new Retryable('invalid response', 'HTTP 200 with a body that is not JSON')
+        : { ok: true, json };
+    }
     const message = typeof json?.message === 'string' ? json.message : response.body.slice(0, 200);
-    if (status === 200 && json !== undefined) return { ok: true, json };
-    if (status === 200) return new Retryable('invalid response', 'HTTP 200 with a body that is not JSON');
     if (status === 400) {
       const errors = Array.isArray(json?.errors) ? (json.errors as ErrorItem[]) : [{ path: '', message }];
       return { ok: false, errors };

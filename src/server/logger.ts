@@ -16,6 +16,53 @@ export const REDACTED_PATHS = [
 /** Access lines are batched into writes of about this size: one syscall per line would cost a fifth of the CPU. */
 const LOG_BUFFER_BYTES = 4096;
 
+type SonicBoom = ReturnType<typeof pino.destination>;
+
+/**
+ * Gathers lines and hands them to sonic-boom about LOG_BUFFER_BYTES at a time. sonic-boom can batch by
+ * itself (minLength), but it appends each line to one growing string and measures that string's UTF-8
+ * length on every line, which cost more than formatting the access line (2.7 µs against 2 µs per request);
+ * an array joined once per batch does not.
+ */
+class LineBatcher implements DestinationStream {
+  private lines: string[] = [];
+  /** UTF-16 units, not bytes: only a threshold, so the difference does not matter. */
+  private length = 0;
+
+  constructor(private readonly out: SonicBoom) {
+    // pino has sonic-boom write its pending output synchronously at exit, but lines still gathered here
+    // never reached sonic-boom: without this, a process.exit() right after a log call would lose the line.
+    let closed = false;
+    out.once('close', () => {
+      closed = true;
+    });
+    process.once('exit', () => {
+      if (closed) return;
+      this.handOver();
+      out.flushSync();
+    });
+  }
+
+  write(line: string): void {
+    this.lines.push(line);
+    this.length += line.length;
+    if (this.length >= LOG_BUFFER_BYTES) this.handOver();
+  }
+
+  /** Called by pino's logger.flush(). */
+  flush(callback?: (error?: Error) => void): void {
+    this.handOver();
+    this.out.flush(callback);
+  }
+
+  private handOver(): void {
+    if (this.lines.length === 0) return;
+    this.out.write(this.lines.join(''));
+    this.lines = [];
+    this.length = 0;
+  }
+}
+
 export interface LoggerOptions {
   readonly level?: Level | 'silent';
   /** Where log lines go; stdout by default. */
@@ -25,6 +72,6 @@ export interface LoggerOptions {
 export function createLogger(options: LoggerOptions = {}): Logger {
   return pino(
     { level: options.level ?? 'info', redact: { paths: REDACTED_PATHS, censor: '[redacted]' } },
-    options.destination ?? pino.destination({ sync: false, minLength: LOG_BUFFER_BYTES }),
+    options.destination ?? new LineBatcher(pino.destination({ sync: false })),
   );
 }

@@ -17,6 +17,13 @@ export interface Metrics {
   render(): string;
 }
 
+/** Index of the first bucket holding `seconds`, or -1 beyond the last; a plain loop (no closure per request). */
+function bucketOf(seconds: number): number {
+  for (let i = 0; i < LATENCY_BUCKETS_SECONDS.length; i++)
+    if (seconds <= LATENCY_BUCKETS_SECONDS[i]!) return i;
+  return -1;
+}
+
 const escapeLabel = (value: string) =>
   value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
 
@@ -47,7 +54,7 @@ export function createMetrics(): Metrics {
       }
       const histogram = histogramFor(route);
       // Buckets are stored non-cumulatively and summed when rendered, so recording touches one slot.
-      const bucket = LATENCY_BUCKETS_SECONDS.findIndex((bound) => seconds <= bound);
+      const bucket = bucketOf(seconds);
       if (bucket !== -1) histogram.counts[bucket]!++;
       histogram.sum += seconds;
       histogram.total++;
