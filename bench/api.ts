@@ -1,6 +1,8 @@
 /**
  * Figure 3 — the HTTP API against the ceiling of its stack: autocannon (its own process) drives
- * `outlay serve` with authentication on, and a Fastify route that answers a constant budget with no work.
+ * `outlay serve` with authentication on, and two servers that answer a constant budget with no work: a
+ * route on Outlay's own server stack (logger, access log, metrics, load shedding: the ceiling the target
+ * is judged against) and a bare Fastify route (the framework's limit, shown for reference).
  */
 import { availableParallelism } from 'node:os';
 import {
@@ -10,6 +12,7 @@ import {
   profileServer,
   REQUEST_BODY,
   startCeilingServer,
+  startOutlayCeilingServer,
   startOutlayServer,
   urlOf,
 } from './lib/api-server.js';
@@ -21,6 +24,7 @@ import { withScratch } from './lib/outlay.js';
 import { processCpuMs, type Service } from './lib/process.js';
 import { type Measurement, startFigure, type TargetCheck, writeResult } from './lib/result.js';
 import { median } from './lib/stats.js';
+import { CONSTANT_ROUTE } from './stack/constant-budget.js';
 
 const args = parseBenchArgs({
   duration: { full: 10, smoke: 1 },
@@ -42,7 +46,12 @@ const result = await withScratch('api', async (dir) => {
   const keysFile = keysFileIn(dir);
   const headers = { 'x-api-key': await createApiKey(keysFile) };
   const ceilingSubject: Subject = {
-    name: 'ceiling (constant budget, Fastify)',
+    name: "ceiling (constant budget, Outlay's server stack)",
+    path: CONSTANT_ROUTE,
+    start: (flags) => startOutlayCeilingServer(keysFile, flags),
+  };
+  const fastifySubject: Subject = {
+    name: 'bare Fastify (constant budget, no logging)',
     path: ENDPOINTS.budgets,
     start: startCeilingServer,
   };
@@ -54,7 +63,7 @@ const result = await withScratch('api', async (dir) => {
     },
     { name: 'scores/generate', path: ENDPOINTS.scores, start: (flags) => startOutlayServer(keysFile, flags) },
   ];
-  const subjects = [ceilingSubject, ...endpoints];
+  const subjects = [fastifySubject, ceilingSubject, ...endpoints];
   const load = (service: Service, path: string, durationSeconds: number, overallRate?: number) =>
     runLoad({
       url: urlOf(service, path),
@@ -96,6 +105,7 @@ const result = await withScratch('api', async (dir) => {
     };
   };
   const ceiling = summary(ceilingSubject);
+  const bare = summary(fastifySubject);
   const measurements: Measurement[] = subjects.flatMap((subject) => {
     const s = summary(subject);
     return [
@@ -103,13 +113,13 @@ const result = await withScratch('api', async (dir) => {
         name: `${subject.name}: throughput`,
         value: Math.round(s.rps),
         unit: 'req/s',
-        detail: `${ratio(s.rps / ceiling.rps)} ceiling; ${s.failures} failed requests`,
+        detail: `${ratio(s.rps / ceiling.rps)} ceiling, ${ratio(s.rps / bare.rps)} bare Fastify; ${s.failures} failed requests`,
       },
       {
         name: `${subject.name}: server CPU per request`,
         value: s.cpuUs,
         unit: 'µs',
-        detail: `ceiling's CPU per request ÷ this: ${ratio(ceiling.cpuUs / s.cpuUs)}`,
+        detail: `ceiling's CPU per request ÷ this: ${ratio(ceiling.cpuUs / s.cpuUs)}; bare Fastify's: ${ratio(bare.cpuUs / s.cpuUs)}`,
       },
       { name: `${subject.name}: latency p50`, value: s.p50, unit: 'ms' },
       { name: `${subject.name}: latency p99`, value: s.p99, unit: 'ms' },
@@ -146,7 +156,7 @@ const result = await withScratch('api', async (dir) => {
     const s = summary(subject);
     const share = s.rps / ceiling.rps;
     // Answers that were not 200 (a 503 from load shedding, say) would flatter the figures.
-    const valid = s.failures === 0 && ceiling.failures === 0;
+    const valid = s.failures === 0 && ceiling.failures === 0 && bare.failures === 0;
     const throughputMet = valid && share >= THROUGHPUT_SHARE;
     const latencyMet = valid && s.p99 <= P99_LIMIT_MS;
     targets.push(
@@ -169,10 +179,12 @@ const result = await withScratch('api', async (dir) => {
     }
   }
   if (profiles.length > 0) {
-    const hot = await profileServer(ceilingSubject.start, (service) =>
-      load(service, ceilingSubject.path, args.duration),
-    );
-    profiles.push(formatHotFunctions('ceiling server under the same load', hot));
+    for (const reference of [ceilingSubject, fastifySubject]) {
+      const hot = await profileServer(reference.start, (service) =>
+        load(service, reference.path, args.duration),
+      );
+      profiles.push(formatHotFunctions(`${reference.name} under the same load`, hot));
+    }
   }
   return { measurements, targets, notes: [...notes, ...profiles] };
 });

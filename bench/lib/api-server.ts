@@ -73,6 +73,19 @@ export async function startCeilingServer(nodeFlags: readonly string[] = []): Pro
   );
 }
 
+/** Outlay's own server with a constant public route (bench/stack/outlay-ceiling-server.ts). */
+export async function startOutlayCeilingServer(
+  keysFile: string,
+  nodeFlags: readonly string[] = [],
+): Promise<Service> {
+  const port = await freePort();
+  return startService(
+    process.execPath,
+    [...nodeFlags, benchScript('stack/outlay-ceiling-server'), String(port), keysFile],
+    port,
+  );
+}
+
 export function urlOf(service: Service, path: string): string {
   return `http://127.0.0.1:${service.port}${path}`;
 }

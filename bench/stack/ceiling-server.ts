@@ -1,13 +1,11 @@
 /**
- * The throughput ceiling of the HTTP stack: Fastify, as the API uses it, answering the budgets route with a
+ * The throughput ceiling of the bare framework: Fastify, as the API uses it, answering the budgets route with a
  * constant 38-key budget after parsing the JSON body, with no authentication, validation, engine or logging.
  *
  * Usage: node dist/bench/stack/ceiling-server.js <port>
  */
 import Fastify from 'fastify';
-import { CATEGORIES } from '../../src/contract/categories.js';
-
-const CONSTANT_BUDGET = { budget: Object.fromEntries(CATEGORIES.map((c, i) => [c, 1200 + i * 37])) };
+import { CONSTANT_BUDGET } from './constant-budget.js';
 
 const port = Number(process.argv[2]);
 const app = Fastify({ logger: false });
