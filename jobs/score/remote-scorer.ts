@@ -54,7 +54,7 @@ export class RemoteScorer implements BatchScorer {
   }
 
   async close(): Promise<void> {
-    this.client.close();
+    await this.client.close();
   }
 }
 

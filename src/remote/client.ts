@@ -62,8 +62,8 @@ export class RemoteClient {
   private readonly transport: HttpTransport;
   private readonly limit: LimitFunction;
   private readonly retry: RetryPolicy;
-  /** Made once: every call sends the same key. */
-  private readonly keyHeader: Record<string, string>;
+  /** Set by close(): the pool is gone, so waiting to retry would only keep the process alive. */
+  private closed = false;
 
   constructor(private readonly options: RemoteClientOptions) {
     let base: URL;
@@ -76,19 +76,19 @@ export class RemoteClient {
       throw new RemoteFatalError(`--api-url ${options.baseUrl} must be http:// or https://`);
     }
     this.transport = new HttpTransport(base, {
-      maxSockets: options.concurrency,
+      connections: options.concurrency,
       timeoutMs: options.timeoutMs,
       ca: options.ca,
+      headers: { 'x-api-key': options.apiKey },
     });
     this.limit = pLimit(options.concurrency);
     this.retry = options.retry ?? DEFAULT_RETRY_POLICY;
-    this.keyHeader = { 'x-api-key': options.apiKey };
   }
 
   /** The model version the server reports on /readyz, or undefined if it does not say. */
   async modelVersion(): Promise<string | undefined> {
     try {
-      const response = await this.transport.request('GET', '/readyz', {});
+      const response = await this.transport.get('/readyz');
       const json = response.status === 200 ? (JSON.parse(response.body) as { modelVersion?: unknown }) : {};
       return typeof json.modelVersion === 'string' ? json.modelVersion : undefined;
     } catch {
@@ -114,15 +114,16 @@ export class RemoteClient {
     };
   }
 
-  close(): void {
-    this.transport.close();
+  close(): Promise<void> {
+    this.closed = true;
+    return this.transport.close();
   }
 
   private async call(path: string, body: string): Promise<CallOutcome> {
     for (let attempt = 0; ; attempt++) {
       const outcome = await this.limit(() => this.attempt(path, body));
       if (!(outcome instanceof Retryable)) return outcome;
-      if (attempt >= this.retry.retries) {
+      if (attempt >= this.retry.retries || this.closed) {
         return {
           ok: false,
           errors: [
@@ -146,7 +147,7 @@ export class RemoteClient {
   private async attempt(path: string, body: string): Promise<CallOutcome | Retryable> {
     let response: HttpResponse;
     try {
-      response = await this.transport.request('POST', path, this.keyHeader, body);
+      response = await this.transport.post(path, body);
     } catch (error) {
       if (error instanceof RequestTimeoutError) return new Retryable('timeout', error.message);
       const code = (error as NodeJS.ErrnoException).code;
@@ -176,7 +177,7 @@ export class RemoteClient {
       return new Retryable(
         status === 429 ? 'HTTP 429' : 'HTTP 5xx',
         `HTTP ${status} ${message}`,
-        retryAfterMs(header),
+        retryAfterMs(typeof header === 'string' ? header : undefined),
       );
     }
     if (status === 401 || status === 403) {

@@ -1,56 +1,64 @@
-import { createServer, type Server } from 'node:http';
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HttpTransport } from '../../src/remote/http-transport.js';
+import {
+  HttpTransport,
+  RequestTimeoutError,
+  type TransportOptions,
+} from '../../src/remote/http-transport.js';
 
 let server: Server | undefined;
 let transport: HttpTransport | undefined;
 afterEach(async () => {
-  transport?.close();
+  await transport?.close();
+  server?.closeAllConnections();
   await new Promise((resolve) => server?.close(resolve) ?? resolve(undefined));
+  server = transport = undefined;
 });
 
-/** A server that answers every request with what it received, as JSON, in two chunks. */
-async function echoServer(): Promise<string> {
-  server = createServer((request, response) => {
-    let body = '';
-    request.setEncoding('utf8');
-    request.on('data', (chunk: string) => {
-      body += chunk;
-    });
-    request.on('end', () => {
-      const echo = JSON.stringify({
-        method: request.method,
-        url: request.url,
-        headers: request.headers,
-        body,
-      });
-      response.writeHead(200, { 'content-type': 'application/json', 'retry-after': '7' });
-      response.write(echo.slice(0, 10));
-      response.end(echo.slice(10));
-    });
+const OPTIONS: TransportOptions = { connections: 2, timeoutMs: 5000 };
+
+/** Answers every request with what it received, as JSON, in two chunks. */
+function echo(request: IncomingMessage, response: ServerResponse) {
+  let body = '';
+  request.setEncoding('utf8');
+  request.on('data', (chunk: string) => {
+    body += chunk;
   });
-  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server!.address() as AddressInfo).port}`;
+  request.on('end', () => {
+    const text = JSON.stringify({ method: request.method, url: request.url, headers: request.headers, body });
+    response.writeHead(200, { 'content-type': 'application/json', 'retry-after': '7' });
+    response.write(text.slice(0, 10));
+    response.end(text.slice(10));
+  });
 }
 
-describe('HttpTransport request', () => {
+async function listen(created: Server, scheme: 'http' | 'https'): Promise<string> {
+  server = created;
+  await new Promise<void>((resolve) => created.listen(0, '127.0.0.1', resolve));
+  return `${scheme}://127.0.0.1:${(created.address() as AddressInfo).port}`;
+}
+
+describe('HttpTransport', () => {
   it.each([
     ['no path', '', '/v1.0/scores/generate'],
     ['a path prefix', '/outlay', '/outlay/v1.0/scores/generate'],
     ['a path prefix with a trailing slash', '/outlay/', '/outlay/v1.0/scores/generate'],
-  ])('when the base URL has %s, sends the request under it', async (_case, prefix, expected) => {
-    const origin = await echoServer();
-    transport = new HttpTransport(new URL(`${origin}${prefix}`), { maxSockets: 2, timeoutMs: 5000 });
-    const response = await transport.request(
-      'POST',
-      '/v1.0/scores/generate',
-      { 'x-api-key': 'k' },
-      '{"é":1}',
-    );
-    const echo = JSON.parse(response.body);
-    expect(echo).toMatchObject({ method: 'POST', url: expected, body: '{"é":1}' });
-    expect(echo.headers).toMatchObject({
+  ])('when the base URL has %s, posts under it with the fixed headers', async (_case, prefix, expected) => {
+    const origin = await listen(createServer(echo), 'http');
+    transport = new HttpTransport(new URL(`${origin}${prefix}`), {
+      ...OPTIONS,
+      headers: { 'x-api-key': 'k' },
+    });
+    const response = await transport.post('/v1.0/scores/generate', '{"é":1}');
+    const received = JSON.parse(response.body);
+    expect(received).toMatchObject({ method: 'POST', url: expected, body: '{"é":1}' });
+    expect(received.headers).toMatchObject({
       'x-api-key': 'k',
       accept: 'application/json',
       'content-type': 'application/json',
@@ -58,5 +66,68 @@ describe('HttpTransport request', () => {
     });
     expect(response.status).toBe(200);
     expect(response.headers['retry-after']).toBe('7');
+  });
+
+  it('GET sends neither the fixed headers nor a body; URL credentials become Basic authentication', async () => {
+    const origin = await listen(createServer(echo), 'http');
+    const base = new URL(origin);
+    base.username = 'us%20er';
+    base.password = 'p%3Ass';
+    transport = new HttpTransport(base, { ...OPTIONS, headers: { 'x-api-key': 'k' } });
+    const received = JSON.parse((await transport.get('/readyz')).body);
+    expect(received).toMatchObject({ method: 'GET', url: '/readyz', body: '' });
+    expect(received.headers['x-api-key']).toBeUndefined();
+    expect(received.headers.authorization).toBe(`Basic ${Buffer.from('us er:p:ss').toString('base64')}`);
+  });
+
+  it('a server that never answers → RequestTimeoutError after the timeout', async () => {
+    const origin = await listen(
+      createServer(() => {}),
+      'http',
+    );
+    transport = new HttpTransport(new URL(origin), { ...OPTIONS, timeoutMs: 100 });
+    await expect(transport.post('/slow', '{}')).rejects.toThrow(RequestTimeoutError);
+  });
+
+  it('HTTPS with a self-signed certificate trusted through `ca`', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'outlay-remote-tls-'));
+    try {
+      // An EC key: generated in milliseconds, unlike RSA.
+      execFileSync(
+        'openssl',
+        [
+          'req',
+          '-x509',
+          '-newkey',
+          'ec',
+          '-pkeyopt',
+          'ec_paramgen_curve:prime256v1',
+          '-nodes',
+          '-days',
+          '1',
+          '-subj',
+          '/CN=127.0.0.1',
+          '-addext',
+          'subjectAltName=IP:127.0.0.1',
+          '-keyout',
+          join(dir, 'key.pem'),
+          '-out',
+          join(dir, 'cert.pem'),
+        ],
+        { stdio: 'ignore' },
+      );
+      const cert = await readFile(join(dir, 'cert.pem'), 'utf8');
+      const origin = await listen(
+        createHttpsServer({ cert, key: await readFile(join(dir, 'key.pem')) }, echo),
+        'https',
+      );
+      const untrusting = new HttpTransport(new URL(origin), OPTIONS);
+      await expect(untrusting.get('/readyz')).rejects.toThrow(/self[- ]signed/i);
+      await untrusting.close();
+      transport = new HttpTransport(new URL(origin), { ...OPTIONS, ca: cert });
+      expect((await transport.get('/readyz')).status).toBe(200);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
