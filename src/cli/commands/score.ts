@@ -37,7 +37,11 @@ const scoreOptions = {
   'api-key': { type: 'string', describe: 'Remote API key (default: env OUTLAY_API_KEY)' },
   ca: { type: 'string', describe: 'PEM file of a private CA to trust for the remote API' },
   concurrency: { type: 'number', default: 16, describe: 'Remote requests in flight at most' },
-  timeout: { type: 'number', default: 10_000, describe: 'Remote request timeout, ms' },
+  timeout: {
+    type: 'number',
+    default: 10_000,
+    describe: 'Remote request limits, ms: connect, wait for the headers, and each pause in the body',
+  },
   retries: {
     type: 'number',
     default: 6,
