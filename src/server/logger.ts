@@ -3,6 +3,7 @@
  * key header is redacted wherever a request's headers might be serialised, so that even a debugging
  * change that logs headers cannot leak a key.
  */
+import { writeSync } from 'node:fs';
 import { type DestinationStream, type Level, type Logger, pino } from 'pino';
 
 export const REDACTED_PATHS = [
@@ -17,6 +18,7 @@ export const REDACTED_PATHS = [
 const LOG_BUFFER_BYTES = 4096;
 
 type SonicBoom = ReturnType<typeof pino.destination>;
+const STDOUT = 1;
 
 /**
  * Gathers lines and hands them to sonic-boom about LOG_BUFFER_BYTES at a time. sonic-boom can batch by
@@ -29,7 +31,10 @@ class LineBatcher implements DestinationStream {
   /** UTF-16 units, not bytes: only a threshold, so the difference does not matter. */
   private length = 0;
 
-  constructor(private readonly out: SonicBoom) {
+  constructor(
+    private readonly out: SonicBoom,
+    fd: number,
+  ) {
     // pino has sonic-boom write its pending output synchronously at exit, but lines still gathered here
     // never reached sonic-boom: without this, a process.exit() right after a log call would lose the line.
     let closed = false;
@@ -38,8 +43,11 @@ class LineBatcher implements DestinationStream {
     });
     process.once('exit', () => {
       if (closed) return;
-      this.handOver();
+      // Not through out.write(): that starts an asynchronous write which can never finish at exit, and
+      // flushSync() skips a write in flight. sonic-boom's queue goes first, then the lines gathered here.
+      const rest = this.takeLines();
       out.flushSync();
+      if (rest.length > 0) writeFullySync(fd, rest);
     });
   }
 
@@ -56,10 +64,27 @@ class LineBatcher implements DestinationStream {
   }
 
   private handOver(): void {
-    if (this.lines.length === 0) return;
-    this.out.write(this.lines.join(''));
+    const text = this.takeLines();
+    if (text.length > 0) this.out.write(text);
+  }
+
+  private takeLines(): string {
+    const text = this.lines.join('');
     this.lines = [];
     this.length = 0;
+    return text;
+  }
+}
+
+/** At exit nothing asynchronous runs any more; a pipe or terminal may still refuse bytes for a moment. */
+function writeFullySync(fd: number, text: string): void {
+  const bytes = Buffer.from(text, 'utf8');
+  for (let offset = 0; offset < bytes.length; ) {
+    try {
+      offset += writeSync(fd, bytes, offset);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+    }
   }
 }
 
@@ -72,6 +97,6 @@ export interface LoggerOptions {
 export function createLogger(options: LoggerOptions = {}): Logger {
   return pino(
     { level: options.level ?? 'info', redact: { paths: REDACTED_PATHS, censor: '[redacted]' } },
-    options.destination ?? new LineBatcher(pino.destination({ sync: false })),
+    options.destination ?? new LineBatcher(pino.destination({ fd: STDOUT, sync: false }), STDOUT),
   );
 }
