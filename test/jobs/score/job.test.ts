@@ -207,32 +207,20 @@ describe('score job (in process, fake engine)', () => {
       is_homeowner: i % 4 === 0 ? null : i % 2 === 0,
     }));
     const columns = Object.keys(rows[0]!) as (keyof (typeof rows)[number])[];
-    const table = new Table({
-      id: vectorFromArray(
-        rows.map((r) => r.id),
-        new Utf8(),
+    const types = {
+      id: new Utf8(),
+      net_annual_income: new Float64(),
+      age: new Int32(),
+      zip: new Utf8(),
+      savings: new Float64(),
+      is_homeowner: new Bool(),
+    } as const;
+    // Each column's values and type agree by construction; the casts only spare a per-column generic.
+    const table = new Table(
+      Object.fromEntries(
+        columns.map((c) => [c, vectorFromArray(rows.map((r) => r[c]) as never[], types[c] as never)]),
       ),
-      net_annual_income: vectorFromArray(
-        rows.map((r) => r.net_annual_income),
-        new Float64(),
-      ),
-      age: vectorFromArray(
-        rows.map((r) => r.age),
-        new Int32(),
-      ),
-      zip: vectorFromArray(
-        rows.map((r) => r.zip),
-        new Utf8(),
-      ),
-      savings: vectorFromArray(
-        rows.map((r) => r.savings),
-        new Float64(),
-      ),
-      is_homeowner: vectorFromArray(
-        rows.map((r) => r.is_homeowner),
-        new Bool(),
-      ),
-    });
+    );
     const csvText = [
       columns.join(','),
       ...rows.map((r) => csvRecord(columns.map((c) => (r[c] === null ? '' : String(r[c])))).trimEnd()),
