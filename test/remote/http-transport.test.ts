@@ -1,5 +1,4 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -11,6 +10,7 @@ import {
   RequestTimeoutError,
   type TransportOptions,
 } from '../../src/remote/http-transport.js';
+import { createSelfSignedCert } from '../support/self-signed.js';
 
 let server: Server | undefined;
 let transport: HttpTransport | undefined;
@@ -92,39 +92,12 @@ describe('HttpTransport', () => {
   it('HTTPS with a self-signed certificate trusted through `ca`', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'outlay-remote-tls-'));
     try {
-      // An EC key: generated in milliseconds, unlike RSA.
-      execFileSync(
-        'openssl',
-        [
-          'req',
-          '-x509',
-          '-newkey',
-          'ec',
-          '-pkeyopt',
-          'ec_paramgen_curve:prime256v1',
-          '-nodes',
-          '-days',
-          '1',
-          '-subj',
-          '/CN=127.0.0.1',
-          '-addext',
-          'subjectAltName=IP:127.0.0.1',
-          '-keyout',
-          join(dir, 'key.pem'),
-          '-out',
-          join(dir, 'cert.pem'),
-        ],
-        { stdio: 'ignore' },
-      );
-      const cert = await readFile(join(dir, 'cert.pem'), 'utf8');
-      const origin = await listen(
-        createHttpsServer({ cert, key: await readFile(join(dir, 'key.pem')) }, echo),
-        'https',
-      );
+      const { cert, key } = await createSelfSignedCert(dir);
+      const origin = await listen(createHttpsServer({ cert, key }, echo), 'https');
       const untrusting = new HttpTransport(new URL(origin), OPTIONS);
       await expect(untrusting.get('/readyz')).rejects.toThrow(/self[- ]signed/i);
       await untrusting.close();
-      transport = new HttpTransport(new URL(origin), { ...OPTIONS, ca: cert });
+      transport = new HttpTransport(new URL(origin), { ...OPTIONS, ca: cert.toString('utf8') });
       expect((await transport.get('/readyz')).status).toBe(200);
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -1,10 +1,10 @@
 /** HTTPS natively: a self-signed certificate generated in the test, a client that trusts only it. */
-import { execFileSync } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSelfSignedCert } from '../support/self-signed.js';
 import { createFakeEngine } from './fake-engine.js';
 import { startTestServer, type TestServer } from './helpers.js';
 
@@ -14,29 +14,8 @@ let server: TestServer;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'outlay-tls-'));
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-days',
-      '1',
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-      '-keyout',
-      join(dir, 'key.pem'),
-      '-out',
-      join(dir, 'cert.pem'),
-    ],
-    { stdio: 'ignore' },
-  );
-  cert = await readFile(join(dir, 'cert.pem'));
-  const key = await readFile(join(dir, 'key.pem'));
+  let key: Buffer;
+  ({ cert, key } = await createSelfSignedCert(dir));
   server = await startTestServer({ engine: createFakeEngine(), config: { tls: { cert, key } } });
 });
 afterAll(async () => {
