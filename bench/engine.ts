@@ -10,13 +10,12 @@
  * Stages are timed separately by calling the engine's components on the same profiles.
  */
 import { join } from 'node:path';
-import { CATEGORY_COUNT, OTHER_DEBT_INDEX } from '../src/contract/categories.js';
+import { CATEGORY_COUNT, OTHER_DEBT_INDEX, SAVINGS_INDEX } from '../src/contract/categories.js';
 import { PSA_KEY, SAVINGS_SCORE_KEY } from '../src/contract/schemas.js';
 import { checkRequest, type ValidRequest } from '../src/contract/validate.js';
 import { BudgetAllocator } from '../src/engine/budget.js';
 import { readGivenBudget } from '../src/engine/given.js';
 import { categoryRecord, fixedKeyRecord } from '../src/engine/record.js';
-import { roundHalfAwayFromZero } from '../src/engine/rounding.js';
 import { writeScoreValues } from '../src/engine/score.js';
 import { loadGeoResolver } from '../src/geo/load.js';
 import { loadSpendingModel } from '../src/model/load.js';
@@ -86,7 +85,13 @@ const modeled = requests.map((request, i) => {
 const given = new Float64Array(CATEGORY_COUNT);
 const isGiven = new Uint8Array(CATEGORY_COUNT);
 const amounts = new Float64Array(CATEGORY_COUNT);
+const modelAmounts = new Float64Array(CATEGORY_COUNT);
 const allocator = new BudgetAllocator();
+const spendings = requests.map((request, i) => {
+  const { amounts: fixed, isGiven: fixedFlags } = givens[i]!;
+  const netIncome = request.demographics.net_annual_income;
+  return allocator.allocate(netIncome, fixed, fixedFlags, modeled[i]!, amounts, modelAmounts);
+});
 const scoreRecord = fixedKeyRecord([PSA_KEY, engine.scoreKey, SAVINGS_SCORE_KEY]);
 const scoreStrings = ['', '', ''];
 const figureSets = requests.map((request, i) => {
@@ -107,25 +112,19 @@ const evaluationStages: Record<string, (i: number) => void> = {
   'geography (ZIP → area, price parities)': (i) => {
     sink[0]! += geo.resolve(requests[i]!.demographics.zip).rpp.all;
   },
-  'model (prediction, whole units)': (i) => {
+  'model (prediction)': (i) => {
     model.predict(requests[i]!.demographics, geographies[i]!, amounts);
-    for (let c = 0; c < CATEGORY_COUNT; c++) amounts[c] = roundHalfAwayFromZero(amounts[c]!);
     sink[0]! += amounts[0]!;
   },
-  'budget (allocation)': (i) => {
+  "budget (allocation; model in whole units and the score's spending in the same pass)": (i) => {
     const { amounts: fixed, isGiven: fixedFlags } = givens[i]!;
-    allocator.allocate(requests[i]!.demographics.net_annual_income, fixed, fixedFlags, modeled[i]!, amounts);
-    sink[0]! += amounts[0]!;
+    const netIncome = requests[i]!.demographics.net_annual_income;
+    sink[0]! += allocator.allocate(netIncome, fixed, fixedFlags, modeled[i]!, amounts, modelAmounts);
   },
   'score (PSA, scores)': (i) => {
     const { amounts: fixed, isGiven: fixedFlags } = givens[i]!;
-    writeScoreValues(
-      requests[i]!.demographics.net_annual_income,
-      fixed,
-      fixedFlags,
-      modeled[i]!,
-      scoreStrings,
-    );
+    const savings = fixedFlags[SAVINGS_INDEX] === 1 ? fixed[SAVINGS_INDEX]! : 0;
+    writeScoreValues(requests[i]!.demographics.net_annual_income, spendings[i]!, savings, scoreStrings);
     sink[0]! += scoreStrings[0]!.length;
   },
 };

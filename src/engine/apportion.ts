@@ -7,8 +7,9 @@ import { CATEGORY_COUNT } from '../contract/categories.js';
  * first in contract order. Fractions are compared at a resolution of 2^-40 (about 1e-12 of a unit), so
  * floating-point noise far below a cent cannot reorder categories whose shares are meant to be equal.
  *
- * Buffers are preallocated and the leftover units are placed by selecting a threshold fraction (Wirth's
- * selection, linear on average) instead of sorting: the batch job calls this millions of times a second.
+ * Buffers are preallocated and the leftover units are placed by counting fractions into buckets and
+ * selecting a threshold only among the few in one bucket (Wirth's selection) instead of sorting: the
+ * batch job calls this millions of times a second.
  */
 export class Apportioner {
   /**
@@ -59,30 +60,34 @@ export class Apportioner {
     }
     // Floors lose less than one unit per category, so the leftover is a whole number below `count`.
     const leftover = Math.min(total - floorSum, count);
-    if (leftover === 0) return true;
-    // The threshold is the leftover-th largest fraction. Buckets are monotone in the fraction, so it lies
-    // in the bucket where the counts from the top reach `leftover`; only that bucket's few are selected.
+    if (leftover <= 0) return true;
+    // The units go to the leftover largest fractions. Buckets are monotone in the fraction, so every
+    // category in a bucket above the one where the counts from the top reach `leftover` gets a unit,
+    // none below it does, and only that bucket's few members need comparing.
     let bucket = BUCKETS - 1;
     let above = 0;
     while (above + bucketCounts[bucket]! < leftover) above += bucketCounts[bucket--]!;
     const low = bucket * BUCKET_WIDTH;
-    let m = 0;
-    for (let i = 0; i < CATEGORY_COUNT; i++) {
-      const fraction = fractionOf[i]!;
-      if (fraction >= low && fraction < low + BUCKET_WIDTH) inBucket[m++] = fraction;
-    }
-    const threshold = nthLargest(inBucket, m, leftover - 1 - above);
-    for (let j = 0; j < m; j++) above += +(inBucket[j]! > threshold);
-    // Fractions above the threshold get a unit each; equal ones share the rest in contract order. The
-    // comparisons are random, so they are added as numbers rather than branched on (mispredictions
-    // cost more than the whole loop otherwise).
-    let tied = leftover - above;
+    const high = low + BUCKET_WIDTH;
+    let members = 0;
     for (let i = 0; i < CATEGORY_COUNT; i++) {
       const fraction = fractionOf[i]!;
       // Not even + 0 at the other indices: it would turn a given −0 into 0.
       if (fraction < 0) continue;
-      out[i]! += +(fraction > threshold);
-      if (fraction === threshold && tied > 0) {
+      // Random comparisons, so added as a number rather than branched on.
+      out[i]! += +(fraction >= high);
+      if (fraction >= low && fraction < high) memberIndex[members++] = i;
+    }
+    for (let j = 0; j < members; j++) memberFraction[j] = fractionOf[memberIndex[j]!]!;
+    const threshold = nthLargest(memberFraction, members, leftover - 1 - above);
+    for (let j = 0; j < members; j++) above += +(memberFraction[j]! > threshold);
+    // Members above the threshold get a unit each; equal ones share the rest in contract order.
+    let tied = leftover - above;
+    for (let j = 0; j < members; j++) {
+      const i = memberIndex[j]!;
+      const fraction = fractionOf[i]!;
+      if (fraction > threshold) out[i]! += 1;
+      else if (fraction === threshold && tied > 0) {
         out[i]! += 1;
         tied--;
       }
@@ -104,7 +109,9 @@ const BUCKET_SCALE = 1 / BUCKET_WIDTH;
 /** Quantised fractional part of each eligible category's quota; -1 for the others. */
 const fractionOf = new Float64Array(CATEGORY_COUNT);
 const bucketCounts = new Int32Array(BUCKETS);
-const inBucket = new Float64Array(CATEGORY_COUNT);
+/** The categories in the threshold bucket, in contract order, and their fractions (reordered by selection). */
+const memberIndex = new Int32Array(CATEGORY_COUNT);
+const memberFraction = new Float64Array(CATEGORY_COUNT);
 
 /** The value at zero-based position `n` of `values[0..count)` sorted in descending order (reorders values). */
 function nthLargest(values: Float64Array, count: number, n: number): number {

@@ -6,7 +6,7 @@
  * objects from those buffers. The buffers are reused across calls, which is safe because every operation
  * is synchronous and the model and resolver never call back into the engine.
  */
-import { CATEGORY_COUNT, OTHER_DEBT_INDEX } from '../contract/categories.js';
+import { CATEGORY_COUNT, OTHER_DEBT_INDEX, SAVINGS_INDEX } from '../contract/categories.js';
 import {
   DEFAULT_SCORE_KEY,
   type InvalidRequestBody,
@@ -14,12 +14,11 @@ import {
   SAVINGS_SCORE_KEY,
 } from '../contract/schemas.js';
 import { checkRequest, type ValidRequest, validateRequest } from '../contract/validate.js';
-import type { Geography, GeoResolver } from '../geo/types.js';
+import type { GeoResolver } from '../geo/types.js';
 import type { SpendingModel } from '../model/types.js';
 import { BudgetAllocator } from './budget.js';
 import { readGivenBudget } from './given.js';
 import { categoryRecord, fixedKeyRecord } from './record.js';
-import { roundHalfAwayFromZero } from './rounding.js';
 import { writeScoreValues } from './score.js';
 import type { EngineConfig, HouseholdFigures, LocalEngine, Result } from './types.js';
 
@@ -47,35 +46,29 @@ export function createEngine({ model, geo, config }: EngineParts): LocalEngine {
     geography: geo.resolve(''),
   };
 
-  function evaluate(request: ValidRequest): Geography {
-    readGivenBudget(request.budget, given, isGiven);
-    const geography = geo.resolve(request.demographics.zip);
-    model.predict(request.demographics, geography, modeled);
-    // The contract fixes other debt payments at 0 unless given, whatever the artifact says.
-    modeled[OTHER_DEBT_INDEX] = 0;
-    return geography;
-  }
-
-  function writeBudget(request: ValidRequest): void {
-    allocator.allocate(request.demographics.net_annual_income, given, isGiven, modeled, budgetAmounts);
-  }
-
-  function writeModel(): void {
-    for (let i = 0; i < CATEGORY_COUNT; i++) modelAmounts[i] = roundHalfAwayFromZero(modeled[i]!);
-  }
-
-  function writeScore(request: ValidRequest): void {
-    writeScoreValues(request.demographics.net_annual_income, given, isGiven, modeled, scoreStrings);
-  }
-
   // Like `figures`, the success result is one object reused by every call.
   const figuresResult: Result<HouseholdFigures> = { ok: true, value: figures };
 
+  /**
+   * Every operation evaluates all three figure sets: they share one pass over the categories, and the
+   * operations that need only one are served at the API's rate, far below the engine's.
+   */
   function householdFiguresOf(request: ValidRequest): HouseholdFigures {
-    figures.geography = evaluate(request);
-    writeBudget(request);
-    writeModel();
-    writeScore(request);
+    const { demographics } = request;
+    const netIncome = demographics.net_annual_income;
+    readGivenBudget(request.budget, given, isGiven);
+    const geography = geo.resolve(demographics.zip);
+    model.predict(demographics, geography, modeled);
+    // The contract fixes other debt payments at 0 unless given, whatever the artifact says.
+    modeled[OTHER_DEBT_INDEX] = 0;
+    const spending = allocator.allocate(netIncome, given, isGiven, modeled, budgetAmounts, modelAmounts);
+    writeScoreValues(
+      netIncome,
+      spending,
+      isGiven[SAVINGS_INDEX] === 1 ? given[SAVINGS_INDEX]! : 0,
+      scoreStrings,
+    );
+    figures.geography = geography;
     return figures;
   }
 
@@ -93,23 +86,20 @@ export function createEngine({ model, geo, config }: EngineParts): LocalEngine {
     budget(body) {
       const request = checkRequest(body);
       if (request === undefined) return rejected(body);
-      evaluate(request);
-      writeBudget(request);
+      householdFiguresOf(request);
       return { ok: true, value: { budget: categoryRecord(budgetAmounts) } };
     },
     // A `budget` in the request is validated but ignored: callers send one body to all three operations.
     model(body) {
       const request = checkRequest(body);
       if (request === undefined) return rejected(body);
-      evaluate(request);
-      writeModel();
+      householdFiguresOf(request);
       return { ok: true, value: { model: categoryRecord(modelAmounts) } };
     },
     score(body) {
       const request = checkRequest(body);
       if (request === undefined) return rejected(body);
-      evaluate(request);
-      writeScore(request);
+      householdFiguresOf(request);
       return { ok: true, value: scoreRecord(scoreStrings) };
     },
     household(body) {

@@ -1,21 +1,11 @@
-import { CATEGORY_COUNT, SAVINGS_INDEX } from '../contract/categories.js';
 import { formatScoreTenths, roundHalfAwayFromZero, SCORE_TENTHS_MAX } from './rounding.js';
 
 /**
- * Predicted Saving Ability, monthly, unrounded: what is left of the net income after the given fixed
- * expenses (savings excepted) and the modeled spending of every category not given (savings excepted),
- * divided by 12. Given amounts are used exactly as sent; may be negative.
+ * Predicted Saving Ability, monthly, unrounded: what is left of the net income after `spending` — the
+ * given fixed expenses (savings excepted) and the modeled spending of every category not given (savings
+ * excepted), given amounts used exactly as sent — divided by 12. May be negative.
  */
-export function monthlySavingAbility(
-  netIncome: number,
-  given: Float64Array,
-  isGiven: Uint8Array,
-  modeled: Float64Array,
-): number {
-  let spending = 0;
-  for (let i = 0; i < CATEGORY_COUNT; i++) {
-    if (i !== SAVINGS_INDEX) spending += isGiven[i] === 1 ? given[i]! : modeled[i]!;
-  }
+export function monthlySavingAbility(netIncome: number, spending: number): number {
   return (netIncome - spending) / 12;
 }
 
@@ -29,16 +19,12 @@ export function scoreTenths(psa: number, savings: number, netIncome: number): nu
   return roundHalfAwayFromZero(Math.min(SCORE_TENTHS_MAX, Math.max(0, tenths)));
 }
 
-/** Writes the score response values in response order: PSA, main score, SAViNGS score. */
-export function writeScoreValues(
-  netIncome: number,
-  given: Float64Array,
-  isGiven: Uint8Array,
-  modeled: Float64Array,
-  into: string[],
-): void {
-  const psa = roundHalfAwayFromZero(monthlySavingAbility(netIncome, given, isGiven, modeled));
-  const savings = isGiven[SAVINGS_INDEX] === 1 ? given[SAVINGS_INDEX]! : 0;
+/**
+ * Writes the score response values in response order: PSA, main score, SAViNGS score. `spending` is
+ * as for `monthlySavingAbility`; `savings` is the given savings amount, 0 if none was given.
+ */
+export function writeScoreValues(netIncome: number, spending: number, savings: number, into: string[]): void {
+  const psa = roundHalfAwayFromZero(monthlySavingAbility(netIncome, spending));
   into[0] = String(psa);
   into[1] = formatScoreTenths(scoreTenths(psa, 0, netIncome));
   into[2] = formatScoreTenths(scoreTenths(psa, savings, netIncome));

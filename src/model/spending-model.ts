@@ -1,12 +1,13 @@
 /**
  * Evaluates the spending model for one profile from the artifact's precomputed tables. Per call: a log, a
- * few logistic terms and, per category, three interpolations and a product; the geography's price factors
+ * few logistic terms and, per category, an income interpolation per tenure class with a non-zero share,
+ * two demographic interpolations and a product; the geography's price factors
  * (one exp per category) are computed once per distinct place and looked up when the Geography object
  * changes. Nothing is allocated per call once a place has been seen.
  */
 import { CATEGORY_COUNT, OTHER_DEBT_INDEX, SAVINGS_INDEX } from '../contract/categories.js';
 import type { Geography } from '../geo/types.js';
-import { AREA_SLOTS, type ModelArtifact, REGION_SLOTS, RPP_COMPONENTS } from './artifact.js';
+import { AREA_SLOTS, type ModelArtifact, REGION_SLOTS, RPP_COMPONENTS, TENURE_CLASSES } from './artifact.js';
 import type { Profile, SpendingModel } from './types.js';
 
 const REGION_SLOT: Readonly<Record<string, number>> = { northeast: 0, midwest: 1, south: 2, west: 3 };
@@ -22,19 +23,27 @@ export class TableSpendingModel implements SpendingModel {
   private readonly uMin: number;
   private readonly uStep: number;
   private readonly points: number;
-  private readonly income: Float64Array;
   private readonly ageMin: number;
   private readonly ageMax: number;
-  private readonly age: Float64Array;
   private readonly sizeMax: number;
-  private readonly size: Float64Array;
-  private readonly ageMarginal: Float64Array;
-  private readonly sizeMarginal: Float64Array;
-  private readonly ageSizeMarginal: Float64Array;
   private readonly ownerLogit: Float64Array;
   private readonly mortgageLogit: Float64Array;
   private readonly ownerByIncome: Float64Array;
   private readonly mortgageByIncome: Float64Array;
+  /** The income tables as interpolation segments, [grid interval][tenure class][category] (see `segments`). */
+  private readonly incomeSegments: Float64Array;
+  /**
+   * The demographic factor tables as segments, [interval][category]: age, size, the three income
+   * marginals, and one interval of ones (a factor of exactly 1, for when age and size are both unknown
+   * and the age × size marginal is the whole factor); the `…Rows` fields are where each table starts.
+   */
+  private readonly factorSegments: Float64Array;
+  private readonly ageRows: number;
+  private readonly sizeRows: number;
+  private readonly ageMarginalRows: number;
+  private readonly sizeMarginalRows: number;
+  private readonly ageSizeMarginalRows: number;
+  private readonly onesRow: number;
   private readonly region: Float64Array;
   private readonly area: Float64Array;
   private readonly rppComponent: Int32Array;
@@ -54,28 +63,46 @@ export class TableSpendingModel implements SpendingModel {
   constructor(artifact: ModelArtifact) {
     this.version = artifact.version;
     this.priceYear = artifact.priceYear;
-    this.n = artifact.spendingCategories;
+    const n = artifact.spendingCategories;
+    const points = artifact.incomeGrid.points;
+    const ages = artifact.ageMax - artifact.ageMin + 1;
+    this.n = n;
     this.uMin = artifact.incomeGrid.uMin;
     this.uStep = artifact.incomeGrid.uStep;
-    this.points = artifact.incomeGrid.points;
-    this.income = Float64Array.from(artifact.income);
+    this.points = points;
     this.ageMin = artifact.ageMin;
     this.ageMax = artifact.ageMax;
-    this.age = Float64Array.from(artifact.age);
     this.sizeMax = artifact.sizeMax;
-    this.size = Float64Array.from(artifact.size);
-    this.ageMarginal = Float64Array.from(artifact.ageMarginal);
-    this.sizeMarginal = Float64Array.from(artifact.sizeMarginal);
-    this.ageSizeMarginal = Float64Array.from(artifact.ageSizeMarginal);
     this.ownerLogit = Float64Array.from(artifact.ownerLogit);
     this.mortgageLogit = Float64Array.from(artifact.mortgageLogit);
     this.ownerByIncome = Float64Array.from(artifact.ownerByIncome);
     this.mortgageByIncome = Float64Array.from(artifact.mortgageByIncome);
+    // [tenure class][category][point] is 3n rows of grid points.
+    this.incomeSegments = segments([
+      { values: artifact.income, rows: TENURE_CLASSES.length * n, length: points },
+    ]).values;
+    const factors = segments([
+      { values: artifact.age, rows: n, length: ages },
+      { values: artifact.size, rows: n, length: artifact.sizeMax },
+      { values: artifact.ageMarginal, rows: n, length: points },
+      { values: artifact.sizeMarginal, rows: n, length: points },
+      { values: artifact.ageSizeMarginal, rows: n, length: points },
+      { values: new Array<number>(2 * n).fill(1), rows: n, length: 2 },
+    ]);
+    this.factorSegments = factors.values;
+    [
+      this.ageRows,
+      this.sizeRows,
+      this.ageMarginalRows,
+      this.sizeMarginalRows,
+      this.ageSizeMarginalRows,
+      this.onesRow,
+    ] = factors.firstIntervals as [number, number, number, number, number, number];
     this.region = Float64Array.from(artifact.region);
     this.area = Float64Array.from(artifact.area);
     this.rppComponent = Int32Array.from(artifact.rppComponent);
     this.rppElasticity = Float64Array.from(artifact.rppElasticity);
-    this.scratchFactor = new Float64Array(this.n);
+    this.scratchFactor = new Float64Array(n);
     this.geoFactor = this.scratchFactor;
   }
 
@@ -93,56 +120,56 @@ export class TableSpendingModel implements SpendingModel {
     const a = ageKnown ? (age - 50) / 10 : 0;
     let ownerP: number;
     if (profile.is_homeowner !== undefined) ownerP = profile.is_homeowner ? 1 : 0;
-    else ownerP = ageKnown ? logistic(this.ownerLogit, u, a) : lerp(this.ownerByIncome, 0, k, f);
-    const mortgageP = ageKnown ? logistic(this.mortgageLogit, u, a) : lerp(this.mortgageByIncome, 0, k, f);
-    const renterW = 1 - ownerP;
-    const mortgageW = ownerP * mortgageP;
-    const outrightW = ownerP - mortgageW;
-
-    let ageRow = 0;
-    let ageF = 0;
-    if (ageKnown) {
-      const x = Math.min(Math.max(age, this.ageMin), this.ageMax);
-      ageRow = Math.min(Math.floor(x - this.ageMin), this.ageMax - this.ageMin - 1);
-      ageF = x - this.ageMin - ageRow;
-    }
-    const members = profile.household_members;
-    const sizeKnown = members !== undefined && Number.isFinite(members);
-    let sizeRow = 0;
-    let sizeF = 0;
-    if (sizeKnown) {
-      const x = Math.min(Math.max(members, 1), this.sizeMax);
-      sizeRow = Math.min(Math.floor(x - 1), this.sizeMax - 2);
-      sizeF = x - 1 - sizeRow;
+    else ownerP = ageKnown ? logistic(this.ownerLogit, u, a) : lerp(this.ownerByIncome, k, f);
+    // Not needed by renters, whose mortgage weight is 0 whatever it is.
+    let mortgageP = 0;
+    if (ownerP !== 0) {
+      mortgageP = ageKnown ? logistic(this.mortgageLogit, u, a) : lerp(this.mortgageByIncome, k, f);
     }
     if (geo !== this.lastGeo) this.updateGeo(geo);
 
-    const ages = this.ageMax - this.ageMin + 1;
-    const sizeMax = this.sizeMax;
-    const tenureStride = n * points;
-    const income = this.income;
-    const ageTable = this.age;
-    const sizeTable = this.size;
+    writeByIncome(this.incomeSegments, k * TENURE_CLASSES.length * n * 2, n, f, ownerP, mortgageP, out);
+
+    // The demographic factor is a product of two interpolated factors, each from an exact age or size
+    // row or from the income marginal that stands in for an unknown one.
+    const members = profile.household_members;
+    const sizeKnown = members !== undefined && Number.isFinite(members);
+    let firstRow: number;
+    let firstF: number;
+    if (ageKnown) {
+      const x = Math.min(Math.max(age, this.ageMin), this.ageMax);
+      const ageRow = Math.min(Math.floor(x - this.ageMin), this.ageMax - this.ageMin - 1);
+      firstRow = this.ageRows + ageRow;
+      firstF = x - this.ageMin - ageRow;
+    } else {
+      firstRow = (sizeKnown ? this.ageMarginalRows : this.ageSizeMarginalRows) + k;
+      firstF = f;
+    }
+    let secondRow: number;
+    let secondF: number;
+    if (sizeKnown) {
+      const x = Math.min(Math.max(members, 1), this.sizeMax);
+      const sizeRow = Math.min(Math.floor(x - 1), this.sizeMax - 2);
+      secondRow = this.sizeRows + sizeRow;
+      secondF = x - 1 - sizeRow;
+    } else if (ageKnown) {
+      secondRow = this.sizeMarginalRows + k;
+      secondF = f;
+    } else {
+      secondRow = this.onesRow;
+      secondF = 0;
+    }
+
+    const factors = this.factorSegments;
     const geoFactor = this.geoFactor;
+    let first = firstRow * n * 2;
+    let second = secondRow * n * 2;
     let total = 0;
-    for (let c = 0; c < n; c++) {
-      const row = c * points;
-      const byIncome =
-        renterW * lerp(income, row, k, f) +
-        mortgageW * lerp(income, tenureStride + row, k, f) +
-        outrightW * lerp(income, 2 * tenureStride + row, k, f);
-      let demographic: number;
-      if (ageKnown) {
-        const ageFactor = lerp(ageTable, c * ages, ageRow, ageF);
-        demographic =
-          ageFactor *
-          (sizeKnown ? lerp(sizeTable, c * sizeMax, sizeRow, sizeF) : lerp(this.sizeMarginal, row, k, f));
-      } else if (sizeKnown) {
-        demographic = lerp(this.ageMarginal, row, k, f) * lerp(sizeTable, c * sizeMax, sizeRow, sizeF);
-      } else {
-        demographic = lerp(this.ageSizeMarginal, row, k, f);
-      }
-      const value = byIncome * demographic * geoFactor[c]!;
+    for (let c = 0; c < n; c++, first += 2, second += 2) {
+      const demographic =
+        (factors[first]! + firstF * factors[first + 1]!) *
+        (factors[second]! + secondF * factors[second + 1]!);
+      const value = out[c]! * demographic * geoFactor[c]!;
       out[c] = value;
       total += value;
     }
@@ -202,9 +229,75 @@ export class TableSpendingModel implements SpendingModel {
   }
 }
 
-function lerp(table: Float64Array, row: number, k: number, f: number): number {
-  const lo = table[row + k]!;
-  return lo + f * (table[row + k + 1]! - lo);
+function lerp(table: Float64Array, k: number, f: number): number {
+  const lo = table[k]!;
+  return lo + f * (table[k + 1]! - lo);
+}
+
+/**
+ * Spending by income for the tenure mix, into out[0..n): renter, with-mortgage and outright-owner
+ * interpolations weighted by their shares. Terms of weight 0 (a given tenure) are left out: with the
+ * non-negative spending tables they add exactly +0, so the sums are the same doubles.
+ */
+function writeByIncome(
+  segs: Float64Array,
+  interval: number,
+  n: number,
+  f: number,
+  ownerP: number,
+  mortgageP: number,
+  out: Float64Array,
+): void {
+  const renterW = 1 - ownerP;
+  const mortgageW = ownerP * mortgageP;
+  const outrightW = ownerP - mortgageW;
+  const stride = n * 2;
+  let r = interval;
+  let m = interval + stride;
+  let o = m + stride;
+  if (ownerP === 0) {
+    for (let c = 0; c < n; c++, r += 2) out[c] = segs[r]! + f * segs[r + 1]!;
+  } else if (ownerP === 1) {
+    for (let c = 0; c < n; c++, m += 2, o += 2) {
+      out[c] = mortgageW * (segs[m]! + f * segs[m + 1]!) + outrightW * (segs[o]! + f * segs[o + 1]!);
+    }
+  } else {
+    for (let c = 0; c < n; c++, r += 2, m += 2, o += 2) {
+      out[c] =
+        renterW * (segs[r]! + f * segs[r + 1]!) +
+        mortgageW * (segs[m]! + f * segs[m + 1]!) +
+        outrightW * (segs[o]! + f * segs[o + 1]!);
+    }
+  }
+}
+
+/**
+ * Tables laid out for interpolation: each table's `values` are `rows` × `length` points; the result is
+ * [interval][row][lo, hi − lo] over each table's length − 1 intervals, the tables one after another,
+ * with the interval at which each table starts. An evaluation reads one interval of a table, so the
+ * numbers it needs for all categories sit side by side instead of one pair per category row; and hi − lo
+ * is the same double the interpolation used to compute from the two points.
+ */
+function segments(tables: readonly { values: readonly number[]; rows: number; length: number }[]): {
+  values: Float64Array;
+  firstIntervals: number[];
+} {
+  const values = new Float64Array(tables.reduce((sum, t) => sum + 2 * t.rows * (t.length - 1), 0));
+  const firstIntervals: number[] = [];
+  let at = 0;
+  let intervals = 0;
+  for (const { values: points, rows, length } of tables) {
+    firstIntervals.push(intervals);
+    intervals += length - 1;
+    for (let interval = 0; interval < length - 1; interval++) {
+      for (let row = 0; row < rows; row++) {
+        const lo = points[row * length + interval]!;
+        values[at++] = lo;
+        values[at++] = points[row * length + interval + 1]! - lo;
+      }
+    }
+  }
+  return { values, firstIntervals };
 }
 
 /**

@@ -3,10 +3,13 @@
  * Expected properties come from issue 3 ("Properties over the whole input space"); the example profiles
  * are the two from the issue's acceptance section.
  */
+import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CATEGORIES, CATEGORY_COUNT, CATEGORY_INDEX } from '../../src/contract/categories.js';
 import type { Geography } from '../../src/geo/types.js';
-import { loadSpendingModel } from '../../src/model/load.js';
+import { AREA_SLOTS, type ModelArtifact, REGION_SLOTS } from '../../src/model/artifact.js';
+import { DEFAULT_MODEL_PATH, loadSpendingModel } from '../../src/model/load.js';
+import { checkArtifact } from '../../src/model/parse.js';
 import type { Profile, SpendingModel } from '../../src/model/types.js';
 
 // BEA MARPP 2023 for CBSA 13820 Birmingham-Hoover and 26420 Houston (shared/geo/README.md, verified lookups).
@@ -179,6 +182,101 @@ describe('spending model properties over generated profiles', () => {
         const lo = spending(predict({ net_annual_income: income, age: 45, household_members: size }));
         const hi = spending(predict({ net_annual_income: income, age: 45, household_members: size + 1 }));
         expect(Math.abs(hi / lo - 1)).toBeLessThan(0.3);
+      }
+    }
+  });
+});
+
+describe('spending model evaluation order', () => {
+  // The artifact's formula term by term, straight from its [table][row][point] layout, in the order the
+  // model has always evaluated it. Table rearrangements and skipped zero-weight terms must not change a
+  // single double: budgets and scores are apportioned from these full-precision amounts.
+  let artifact: ModelArtifact;
+  beforeAll(async () => {
+    artifact = checkArtifact(JSON.parse(await readFile(DEFAULT_MODEL_PATH, 'utf8')));
+  });
+
+  const lerp = (table: readonly number[], row: number, k: number, f: number) =>
+    table[row + k]! + f * (table[row + k + 1]! - table[row + k]!);
+  function logistic(beta: readonly number[], u: number, a: number): number {
+    const [b0, b1, b2, b3, b4, b5] = beta as [number, number, number, number, number, number];
+    let x = u;
+    if (b2 !== 0) {
+      const vertex = -(b1 + b5 * a) / (2 * b2);
+      if (b2 > 0 ? x < vertex : x > vertex) x = vertex;
+    }
+    return 1 / (1 + Math.exp(-(b0 + b1 * x + b2 * x * x + b3 * a + b4 * a * a + b5 * a * x)));
+  }
+
+  /** Spending of category c at the national geography (price, region and area factors as loaded). */
+  function reference(profile: Profile, c: number, geoFactor: number): number {
+    const { points, uMin, uStep } = artifact.incomeGrid;
+    const n = artifact.spendingCategories;
+    const u = Math.log(Math.max(profile.net_annual_income, 1));
+    const t = Math.min(Math.max((u - uMin) / uStep, 0), points - 1);
+    const k = t >= points - 1 ? points - 2 : Math.floor(t);
+    const f = t - k;
+    const { age, household_members: members, is_homeowner } = profile;
+    const ageKnown = age !== undefined;
+    const a = ageKnown ? (age - 50) / 10 : 0;
+    const ownerP =
+      is_homeowner !== undefined
+        ? Number(is_homeowner)
+        : ageKnown
+          ? logistic(artifact.ownerLogit, u, a)
+          : lerp(artifact.ownerByIncome, 0, k, f);
+    const mortgageP = ageKnown
+      ? logistic(artifact.mortgageLogit, u, a)
+      : lerp(artifact.mortgageByIncome, 0, k, f);
+    const mortgageW = ownerP * mortgageP;
+    const row = c * points;
+    const byIncome =
+      (1 - ownerP) * lerp(artifact.income, row, k, f) +
+      mortgageW * lerp(artifact.income, n * points + row, k, f) +
+      (ownerP - mortgageW) * lerp(artifact.income, 2 * n * points + row, k, f);
+    const ages = artifact.ageMax - artifact.ageMin + 1;
+    const ageX = ageKnown ? Math.min(Math.max(age, artifact.ageMin), artifact.ageMax) - artifact.ageMin : 0;
+    const ageRow = Math.min(Math.floor(ageX), ages - 2);
+    const ageFactor = lerp(artifact.age, c * ages, ageRow, ageX - ageRow);
+    const sizeX = members !== undefined ? Math.min(Math.max(members, 1), artifact.sizeMax) - 1 : 0;
+    const sizeRow = Math.min(Math.floor(sizeX), artifact.sizeMax - 2);
+    const sizeFactor = lerp(artifact.size, c * artifact.sizeMax, sizeRow, sizeX - sizeRow);
+    let demographic: number;
+    if (ageKnown && members !== undefined) demographic = ageFactor * sizeFactor;
+    else if (ageKnown) demographic = ageFactor * lerp(artifact.sizeMarginal, row, k, f);
+    else if (members !== undefined) demographic = lerp(artifact.ageMarginal, row, k, f) * sizeFactor;
+    else demographic = lerp(artifact.ageSizeMarginal, row, k, f);
+    return byIncome * demographic * geoFactor;
+  }
+
+  it('gives the same doubles as the formula for 20,000 profiles with and without age, size and tenure', () => {
+    let seed = 777;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    const out = new Float64Array(CATEGORY_COUNT);
+    // The price factors at the national geography, as the model computes them: all inputs at 100 and the
+    // unknown region and area slots.
+    const regions = REGION_SLOTS.length;
+    const areas = AREA_SLOTS.length;
+    const geoFactor = (c: number) =>
+      Math.exp(artifact.rppElasticity[c]! * 0) *
+      artifact.region[c * regions + regions - 1]! *
+      artifact.area[c * areas + areas - 1]!;
+    for (let i = 0; i < 20_000; i++) {
+      const profile: Profile = {
+        net_annual_income: Math.exp(6 + next() * 8) + (next() < 0.2 ? 0.5 : 0),
+        age: next() < 0.3 ? undefined : 15 + next() * 80,
+        household_members: next() < 0.3 ? undefined : 1 + Math.floor(next() * 10),
+        is_homeowner: next() < 0.3 ? undefined : next() < 0.5,
+      };
+      model.predict(profile, NATIONAL, out);
+      for (let c = 0; c < artifact.spendingCategories; c++) {
+        const expected = reference(profile, c, geoFactor(c));
+        if (!Object.is(out[c], expected)) {
+          throw new Error(`${CATEGORIES[c]} for ${JSON.stringify(profile)}: ${out[c]} ≠ ${expected}`);
+        }
       }
     }
   });
