@@ -7,7 +7,6 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ENGINE_MODULE, loadEngineFrom } from '../../jobs/score/engine-spec.js';
 import { runScoreJob } from '../../jobs/score/job.js';
@@ -15,6 +14,7 @@ import type { OutputLayout } from '../../jobs/score/layout.js';
 import { InProcessScorer } from '../../jobs/score/local-scorer.js';
 import type { BatchScorer } from '../../jobs/score/scorer.js';
 import type { WorkBatch } from '../../jobs/score/work.js';
+import { scoreJobOptions } from '../jobs/score/helpers.js';
 import { writeSample } from './support/outlay-cli.js';
 
 const ROWS = 3_000;
@@ -62,21 +62,14 @@ afterAll(async () => {
 });
 
 async function runJob(outDir: string, scorerOf: (layout: OutputLayout) => Promise<VersionedScorer>) {
-  return runScoreJob({
-    input,
-    outDir,
-    format: undefined,
-    shard: null,
-    groupBy: [],
-    mapFile: undefined,
-    resume: true,
-    progressBar: false,
-    batchRows: BATCH_ROWS,
-    scoreKey: SCORE_KEY,
-    logger: pino({ level: 'silent' }),
-    startScorer: scorerOf,
-    checkpointIntervalMs: 0,
-  });
+  return runScoreJob(
+    scoreJobOptions(input, outDir, scorerOf, {
+      resume: true,
+      batchRows: BATCH_ROWS,
+      scoreKey: SCORE_KEY,
+      checkpointIntervalMs: 0,
+    }),
+  );
 }
 
 const versioned = (version: string, failAfterBatches?: number) => async (layout: OutputLayout) =>
