@@ -84,34 +84,31 @@ export function createEngine({ model, geo, config }: EngineParts): LocalEngine {
     priceYear: model.priceYear,
     scoreKey,
     budget(body) {
-      const request = checkRequest(body);
-      if (request === undefined) return rejected(body);
-      householdFiguresOf(request);
-      return { ok: true, value: { budget: categoryRecord(budgetAmounts) } };
+      const evaluated = householdFigures(body);
+      if (!evaluated.ok) return evaluated;
+      return { ok: true, value: { budget: categoryRecord(evaluated.value.budget) } };
     },
     // A `budget` in the request is validated but ignored: callers send one body to all three operations.
     model(body) {
-      const request = checkRequest(body);
-      if (request === undefined) return rejected(body);
-      householdFiguresOf(request);
-      return { ok: true, value: { model: categoryRecord(modelAmounts) } };
+      const evaluated = householdFigures(body);
+      if (!evaluated.ok) return evaluated;
+      return { ok: true, value: { model: categoryRecord(evaluated.value.model) } };
     },
     score(body) {
-      const request = checkRequest(body);
-      if (request === undefined) return rejected(body);
-      householdFiguresOf(request);
-      return { ok: true, value: scoreRecord(scoreStrings) };
+      const evaluated = householdFigures(body);
+      if (!evaluated.ok) return evaluated;
+      return { ok: true, value: scoreRecord(evaluated.value.score) };
     },
     household(body) {
-      const request = checkRequest(body);
-      if (request === undefined) return rejected(body);
-      const { geography } = householdFiguresOf(request);
+      const evaluated = householdFigures(body);
+      if (!evaluated.ok) return evaluated;
+      const { budget, model, score, geography } = evaluated.value;
       return {
         ok: true,
         value: {
-          budget: categoryRecord(budgetAmounts),
-          model: categoryRecord(modelAmounts),
-          score: scoreRecord(scoreStrings),
+          budget: categoryRecord(budget),
+          model: categoryRecord(model),
+          score: scoreRecord(score),
           geo: { geo_level: geography.level, state: geography.state, cbsa: geography.cbsa },
         },
       };
