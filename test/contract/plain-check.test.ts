@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { CATEGORIES } from '../../src/contract/categories.js';
 import { LIMITS } from '../../src/contract/limits.js';
 import { plainCheck } from '../../src/contract/plain-check.js';
-import { OperationRequest } from '../../src/contract/schemas.js';
+import { HOUSEHOLD_TYPES, OperationRequest } from '../../src/contract/schemas.js';
 
 const typebox = Compile(OperationRequest);
 const plain = plainCheck(OperationRequest);
@@ -70,6 +70,7 @@ const demographicFields = {
   age: mostly(fc.integer({ min: LIMITS.ageMin, max: LIMITS.ageMax })),
   household_members: mostly(fc.integer({ min: LIMITS.householdMin, max: LIMITS.householdMax })),
   is_homeowner: mostly(fc.boolean()),
+  household_type: mostly(fc.constantFrom(...HOUSEHOLD_TYPES, 'Married_couple', 'married couple', '')),
   gross_annual_income: mostly(amount),
 };
 const demographics = withUnknownKeys(
