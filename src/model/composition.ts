@@ -53,7 +53,8 @@ export function compositionTerms(
   out[at + 2] = u * u;
   const hats = at + 3;
   const last = AGE_KNOTS.length - 1;
-  out.fill(0, hats, hats + last);
+  // A loop, not TypedArray fill: fill with bounds is a runtime call that cost more than all the terms.
+  for (let j = hats; j < hats + last; j++) out[j] = 0;
   if (age !== undefined && age > AGE_KNOTS[0]) {
     if (age >= AGE_KNOTS[last]!) out[hats + last - 1] = 1;
     else {
