@@ -16,6 +16,7 @@ import {
   smoothFactor,
 } from './calibrate.js';
 import type { SpendingCategory } from './ce-categories.js';
+import { fitCompositionLogits } from './composition.js';
 import { COLUMNS, type DesignInput, designRow, INCOME_CEILING, INCOME_FLOOR, P, SIZE_MAX } from './design.js';
 import { extractCeHouseholds } from './extract-ce.js';
 import type { Household } from './extract-households.js';
@@ -103,7 +104,7 @@ export function buildModel(options: BuildOptions): BuildResult {
   let artifact = build(calibration);
   for (let round = 0; round < SHIPPED_ROUNDS; round++) {
     const model = new TableSpendingModel({ ...artifact, build: { command: '', sources: {}, notes: [] } });
-    const shipped = shippedPredictions(model, population, incomeScale, rpp2023, SPENDING, relatives);
+    const shipped = shippedPredictions(model, population, incomeScale, rpp2023, SPENDING, relatives, true);
     calibration = combine(calibration, calibrate(population, u, shipped, SPENDING, levelled));
     artifact = build(calibration);
   }
@@ -395,6 +396,15 @@ function tables(
     // Held non-decreasing in income, like the logits at evaluation (see spending-model.ts).
     ownerByIncome: roundAll(runningMax(ownerByIncome)),
     mortgageByIncome: roundAll(runningMax(mortgageByIncome)),
+    composition: roundAll(calibration.composition.flatMap((factors) => [...factors])),
+    compositionLogit: roundAll(
+      fitCompositionLogits(
+        households,
+        u14.map((u) => u + logScale),
+        [AGE_MIN, AGE_MAX],
+        SIZE_MAX,
+      ),
+    ),
     region: roundAll(region),
     area: roundAll(area),
     rppComponent: SPENDING.map(PRICE_COMPONENT_INDEX),

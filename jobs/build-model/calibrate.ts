@@ -1,7 +1,8 @@
 /**
  * Calibrates the fitted 2014 structure to the 2023 published margins by raking: multiplicative factors per
  * category on age and income (smooth: piecewise linear in log-factor between cut centres, flat beyond, so
- * no cliff at a bracket edge), tenure, region and area type. The model's weighted mean over the
+ * no cliff at a bracket edge), tenure, region, area type and composition (the household type the profile
+ * gives, or the mixture over P(type | profile) when it does not: src/model/composition.ts). The model's weighted mean over the
  * calibration population (reweight.ts) in each published cut is driven to the cut's 2023 mean.
  *
  * A smooth factor spills over into neighbouring cuts (and income cuts are pre-tax quintiles while the
@@ -10,6 +11,7 @@
  * small row-stochastic matrix, solved exactly.
  */
 import type { SpendingCategory } from './ce-categories.js';
+import { householdTypeIndex } from './composition.js';
 import type { Household } from './extract-households.js';
 import type { CutDimension, CutTargets } from './published.js';
 
@@ -83,7 +85,7 @@ export function cutIndex(
       case 'area':
         return h.urban ? 1 : 0;
       default:
-        return h.famType <= 5 ? 0 : h.famType <= 7 ? 1 : 2;
+        return householdTypeIndex(h.famType);
     }
   });
 }
@@ -199,19 +201,18 @@ export interface Calibration {
   readonly ageLog: Float64Array[];
   readonly incomeLog: Float64Array[];
   readonly incomeKnots: number[];
-  /** Per category: factor for renter, owner; per region 1…4; rural, urban. */
+  /** Per category: factor for renter, owner; per region 1…4; rural, urban; per HOUSEHOLD_TYPES. */
   readonly tenure: Float64Array[];
   readonly region: Float64Array[];
   readonly area: Float64Array[];
+  readonly composition: Float64Array[];
 }
 
 /** Sweeps over the dimensions; stops earlier once every cut is within CONVERGED (in ln) of its target. */
 const SWEEPS = 50;
 const CONVERGED = 1e-7;
 
-/** Raked dimensions; composition has no model input to carry a factor and is only reported. */
-type Dimension = Exclude<CutDimension, 'composition'>;
-const DIMENSIONS: readonly Dimension[] = ['age', 'income', 'tenure', 'region', 'area'];
+const DIMENSIONS: readonly CutDimension[] = ['age', 'income', 'tenure', 'region', 'area', 'composition'];
 
 /** Weights of the piecewise-linear hat functions at x (flat outside the knots); sums to 1. */
 export function hatWeights(xs: readonly number[], x: number, out: Float64Array): void {
@@ -233,7 +234,7 @@ export function calibrate(
   u: Float64Array,
   base: Float64Array[],
   categories: readonly SpendingCategory[],
-  targets: Readonly<Record<Dimension, CutTargets>>,
+  targets: Readonly<Record<CutDimension, CutTargets>>,
 ): Calibration {
   const n = households.length;
   const w = Float64Array.from(households, (h) => (h.region > 0 ? h.weight : 0));
@@ -262,8 +263,17 @@ export function calibrate(
   };
   const ageBracket = bracket(ageKnots, (i) => households[i]!.age);
   const incomeBracket = bracket(incomeKnots, (i) => u[i]!);
-  const result: Calibration = { ageLog: [], incomeLog: [], incomeKnots, tenure: [], region: [], area: [] };
-  const [, , tenureCut, regionCut, areaCut] = member as [
+  const result: Calibration = {
+    ageLog: [],
+    incomeLog: [],
+    incomeKnots,
+    tenure: [],
+    region: [],
+    area: [],
+    composition: [],
+  };
+  const [, , tenureCut, regionCut, areaCut, compositionCut] = member as [
+    Int32Array,
     Int32Array,
     Int32Array,
     Int32Array,
@@ -273,12 +283,13 @@ export function calibrate(
   const mu = new Float64Array(n);
   for (let c = 0; c < categories.length; c++) {
     const category = categories[c]!;
-    const logs: Record<Dimension, Float64Array> = {
+    const logs: Record<CutDimension, Float64Array> = {
       age: new Float64Array(ageKnots.length),
       income: new Float64Array(incomeKnots.length),
       tenure: new Float64Array(2),
       region: new Float64Array(4),
       area: new Float64Array(2),
+      composition: new Float64Array(CUT_NAMES.composition.length),
     };
     const update = () => {
       for (let i = 0; i < n; i++) {
@@ -292,7 +303,7 @@ export function calibrate(
           (1 - fa) * logs.age[a + 1]! +
           fb * logs.income[b]! +
           (1 - fb) * logs.income[b + 1]!;
-        log += logs.tenure[tenureCut[i]!]! + logs.area[areaCut[i]!]!;
+        log += logs.tenure[tenureCut[i]!]! + logs.area[areaCut[i]!]! + logs.composition[compositionCut[i]!]!;
         if (regionCut[i]! >= 0) log += logs.region[regionCut[i]!]!;
         mu[i] = base[c]![i]! * Math.exp(log);
       }
@@ -349,9 +360,9 @@ export function calibrate(
         for (let k = 0; k < m; k++) logs[dim][k]! += step[k]!;
       });
     }
-    // The level is shared by all five dimensions; park it in the age factors (a constant added to every
+    // The level is shared by all six dimensions; park it in the age factors (a constant added to every
     // knot is a constant factor, since the hat weights sum to one) so the others read as relative effects.
-    for (const dim of ['income', 'tenure', 'region', 'area'] as const) {
+    for (const dim of ['income', 'tenure', 'region', 'area', 'composition'] as const) {
       const values = logs[dim];
       const mean = values.reduce((a, b) => a + b, 0) / values.length;
       for (let j = 0; j < values.length; j++) values[j]! -= mean;
@@ -362,6 +373,7 @@ export function calibrate(
     result.tenure.push(logs.tenure.map(Math.exp));
     result.region.push(logs.region.map(Math.exp));
     result.area.push(logs.area.map(Math.exp));
+    result.composition.push(logs.composition.map(Math.exp));
   }
   return result;
 }
@@ -377,6 +389,7 @@ export function combine(a: Calibration, b: Calibration): Calibration {
     tenure: times(a.tenure, b.tenure),
     region: times(a.region, b.region),
     area: times(a.area, b.area),
+    composition: times(a.composition, b.composition),
   };
 }
 

@@ -4,9 +4,11 @@
  * the artifact through its own predict path and to validate it.
  */
 import { CATEGORIES, CATEGORY_COUNT } from '../../src/contract/categories.js';
+import { HOUSEHOLD_TYPES, type HouseholdType } from '../../src/contract/schemas.js';
 import type { Geography } from '../../src/geo/types.js';
 import type { SpendingModel } from '../../src/model/types.js';
 import type { SpendingCategory } from './ce-categories.js';
+import { householdTypeIndex } from './composition.js';
 import type { Household } from './extract-households.js';
 import type { PriceComponent } from './published.js';
 
@@ -31,7 +33,8 @@ export function householdGeography(h: Household, rpp: StateRpp): Geography {
 /**
  * Per category, every household's shipped prediction deflated to 2023 dollars (÷ the category's CPI
  * relative), comparable with the 2023 published means; 0 for households outside the population (weight 0
- * or unknown region).
+ * or unknown region). With `givesHouseholdType` false the profiles leave their composition out, as a
+ * client who does not send it.
  */
 export function shippedPredictions(
   model: SpendingModel,
@@ -40,6 +43,7 @@ export function shippedPredictions(
   rpp: StateRpp,
   categories: readonly SpendingCategory[],
   relatives: ReadonlyMap<SpendingCategory, number>,
+  givesHouseholdType: boolean,
 ): Float64Array[] {
   const result = categories.map(() => new Float64Array(households.length));
   const out = new Float64Array(CATEGORY_COUNT);
@@ -53,6 +57,7 @@ export function shippedPredictions(
         age: h.age,
         household_members: h.members,
         is_homeowner: h.isHomeowner,
+        household_type: givesHouseholdType ? householdType(h) : undefined,
       },
       householdGeography(h, rpp),
       out,
@@ -63,3 +68,5 @@ export function shippedPredictions(
   });
   return result;
 }
+
+const householdType = (h: Household): HouseholdType => HOUSEHOLD_TYPES[householdTypeIndex(h.famType)]!;

@@ -6,6 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CATEGORIES, CATEGORY_COUNT, CATEGORY_INDEX } from '../../src/contract/categories.js';
+import { HOUSEHOLD_TYPES } from '../../src/contract/schemas.js';
 import type { Geography, GeoResolver } from '../../src/geo/types.js';
 import type { ModelArtifact } from '../../src/model/artifact.js';
 import { parseModelArtifact } from '../../src/model/parse.js';
@@ -21,6 +22,7 @@ import { householdsFromCsv } from './household-csv.js';
 import { shippedPredictions } from './population.js';
 import {
   type CutDimension,
+  type CutTargets,
   categoryPriceRelatives,
   readCutTargets,
   readStateRpp,
@@ -49,15 +51,22 @@ export function validateModel(options: ValidateOptions): Record<string, string> 
   const model = parseModelArtifact(json);
   const notes = (json as ModelArtifact).build.notes;
   const rpp2023 = readStateRpp(source, options.geoDir, TARGET_YEAR);
+  const population = calibrationPopulation(source, options.ceDir, households);
+  const scale = incomeScaleToPriceYear(source, options.ceDir, options.cpiDir);
+  const relatives = categoryPriceRelatives(source, options.cpiDir);
+  const targets = (dimension: CutDimension) => readCutTargets(source, options.ceDir, dimension);
+  const predictions = (givesHouseholdType: boolean) =>
+    shippedPredictions(model, population, scale, rpp2023, SPENDING, relatives, givesHouseholdType);
+  const allDimensions = Object.keys(CUT_NAMES) as CutDimension[];
   return {
     'build-notes': notes.map((note) => `- ${note}`).join('\n'),
     'bls-2014': blsMeansTable(source, options.ceDir, households),
-    calibration: calibrationTable(
-      source,
-      options,
-      calibrationPopulation(source, options.ceDir, households),
-      model,
-      rpp2023,
+    calibration: calibrationTable(population, predictions(true), allDimensions, targets),
+    'calibration-marginalised': calibrationTable(
+      population,
+      predictions(false),
+      allDimensions.filter((d) => d !== 'composition'),
+      targets,
     ),
     'out-of-sample': outOfSampleTable(households, statePriceLookup(source, options.geoDir, households)),
     properties: propertyTable(model, rpp2023),
@@ -118,24 +127,22 @@ function blsMeansTable(source: SourceReader, ceDir: string, households: readonly
   return lines.join('\n');
 }
 
-/** (2) The shipped model (predict path) averaged over each published 2023 cut vs the published mean. */
+/**
+ * (2) The shipped model's predictions (predict path, per category and household) averaged over each
+ * published 2023 cut of the given dimensions vs the published mean.
+ */
 function calibrationTable(
-  source: SourceReader,
-  options: ValidateOptions,
   households: readonly Household[],
-  model: SpendingModel,
-  rpp2023: ReturnType<typeof readStateRpp>,
+  predictions: readonly Float64Array[],
+  dimensions: readonly CutDimension[],
+  readTargets: (dimension: CutDimension) => CutTargets,
 ): string {
-  const scale = incomeScaleToPriceYear(source, options.ceDir, options.cpiDir);
-  const relatives = categoryPriceRelatives(source, options.cpiDir);
   const weights = Float64Array.from(households, (h) => (h.region > 0 ? h.weight : 0));
-  const predictions = shippedPredictions(model, households, scale, rpp2023, SPENDING, relatives);
-  const dimensions = Object.keys(CUT_NAMES) as CutDimension[];
   const worst = new Map<string, number[]>();
   let within = 0;
   let cells = 0;
   for (const dimension of dimensions) {
-    const targets = readCutTargets(source, options.ceDir, dimension);
+    const targets = readTargets(dimension);
     const member = cutIndex(households, weights, dimension);
     CUT_NAMES[dimension].forEach((cut, j) => {
       SPENDING.forEach((category, c) => {
@@ -286,11 +293,15 @@ function propertyTable(model: SpendingModel, rpp2023: ReturnType<typeof readStat
       rpp: rpp2023.get(state)!,
       rppScope: 'state',
     };
+    const members = next() < 0.1 ? undefined : 1 + Math.floor(next() * 9);
+    // Most clients will not send a household type; one member is always single_or_other (the contract).
+    const type = HOUSEHOLD_TYPES[Math.floor(next() * HOUSEHOLD_TYPES.length)]!;
     const profile: Profile = {
       net_annual_income: Math.round(Math.exp(Math.log(5_000) + next() * Math.log(100))),
       age: next() < 0.1 ? undefined : 18 + Math.floor(next() * 72),
-      household_members: next() < 0.1 ? undefined : 1 + Math.floor(next() * 9),
+      household_members: members,
       is_homeowner: next() < 0.1 ? undefined : next() < 0.6,
+      household_type: next() < 0.5 ? undefined : members === 1 ? 'single_or_other' : type,
     };
     model.predict(profile, geo, a);
     check(
@@ -323,7 +334,7 @@ function propertyTable(model: SpendingModel, rpp2023: ReturnType<typeof readStat
     ['size', 'total spending moves < 30 % for one more member'],
   ];
   return [
-    `${PROPERTY_PROFILES.toLocaleString('en-US')} generated profiles (take-home $5k–$500k log-uniform, age 18–89, 1–9 members, each optional field missing 10 % of the time, random state price parities, region and urbanity).`,
+    `${PROPERTY_PROFILES.toLocaleString('en-US')} generated profiles (take-home $5k–$500k log-uniform, age 18–89, 1–9 members, age, size and tenure each missing 10 % of the time, household type missing 50 % of the time and otherwise any type possible for the size, random state price parities, region and urbanity).`,
     '',
     '| property | checks | failures |',
     '|---|--:|--:|',

@@ -24,6 +24,7 @@ const UNDERSTOOD = new Set([
   'exclusiveMinimum',
   'exclusiveMaximum',
   'pattern',
+  'enum',
   'description',
 ]);
 
@@ -110,7 +111,12 @@ function numberCheck(schema: Record<string, unknown>): PlainCheck {
     (value as number) < exclusiveMaximum;
 }
 
-function stringCheck({ pattern }: Record<string, unknown>): PlainCheck {
+function stringCheck({ pattern, enum: allowed }: Record<string, unknown>): PlainCheck {
+  if (allowed !== undefined) {
+    if (pattern !== undefined) throw new Error('plain check: a string with both enum and pattern');
+    const values = new Set(allowed as string[]);
+    return (value) => typeof value === 'string' && values.has(value);
+  }
   if (pattern === undefined) return (value) => typeof value === 'string';
   const regex = new RegExp(pattern as string);
   return (value) => typeof value === 'string' && regex.test(value);

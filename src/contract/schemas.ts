@@ -10,6 +10,15 @@ const money = (description: string) => Type.Number({ minimum: 0, maximum: LIMITS
 
 export const ZIP_PATTERN = '^[0-9]{5}(-[0-9]{4})?$';
 
+/**
+ * The household's composition, CE's three published groups (FAM_TYPE of the reference person's consumer
+ * unit): married couple CUs (FAM_TYPE 1–5, with or without children or other members), one parent with
+ * own children, at least one under 18 (6–7), single persons and other CUs (8–9: living alone, or
+ * unrelated / other relatives without a married couple or a parent with a minor child).
+ */
+export const HOUSEHOLD_TYPES = ['married_couple', 'one_parent', 'single_or_other'] as const;
+export type HouseholdType = (typeof HOUSEHOLD_TYPES)[number];
+
 export const Demographics = Type.Object(
   {
     age: Type.Optional(
@@ -25,6 +34,16 @@ export const Demographics = Type.Object(
         minimum: LIMITS.householdMin,
         maximum: LIMITS.householdMax,
         description: 'Number of people in the household.',
+      }),
+    ),
+    household_type: Type.Optional(
+      Type.Enum(HOUSEHOLD_TYPES, {
+        type: 'string',
+        description:
+          'Composition, as the BLS Consumer Expenditure Survey groups consumer units: "married_couple" ' +
+          '(a married couple, with or without children or others), "one_parent" (one parent with own ' +
+          'children, at least one under 18), "single_or_other" (a single person, or other consumer units). ' +
+          'A household of 1 member is "single_or_other".',
       }),
     ),
     is_homeowner: Type.Optional(Type.Boolean({ description: 'Whether the household owns its home.' })),

@@ -4,7 +4,7 @@
  */
 import { Compile } from 'typebox/compile';
 import { plainCheck } from './plain-check.js';
-import type { ErrorItem, InvalidRequestBody, OperationRequest } from './schemas.js';
+import type { Demographics, ErrorItem, InvalidRequestBody, OperationRequest } from './schemas.js';
 import { OperationRequest as OperationRequestSchema, ZIP_PATTERN } from './schemas.js';
 
 const compiled = Compile(OperationRequestSchema);
@@ -48,6 +48,13 @@ function describe(e: RawError): ErrorItem[] {
               : e.message,
         },
       ];
+    case 'enum':
+      return [
+        {
+          path: e.instancePath,
+          message: `must be one of ${(e.params.allowedValues as string[]).map((v) => JSON.stringify(v)).join(', ')}`,
+        },
+      ];
     case 'boolean':
       // TypeBox reports each unknown field twice (here as "schema is false"); the additionalProperties case names it.
       return [];
@@ -78,6 +85,21 @@ export const invalidRequest = (errors: ErrorItem[]): InvalidRequestBody => ({
 });
 
 /**
+ * Field combinations the schema cannot express and no household has: a married couple or a parent with a
+ * child is at least two people (in CE 2014 every one-member consumer unit is FAM_TYPE 8, single).
+ */
+function contradictions(demographics: Demographics): ErrorItem[] {
+  const type = demographics.household_type;
+  if (type === undefined || type === 'single_or_other' || demographics.household_members !== 1) return [];
+  return [
+    {
+      path: '/demographics/household_type',
+      message: `must be "single_or_other" when household_members is 1 ("${type}" needs at least 2 members)`,
+    },
+  ];
+}
+
+/**
  * The fast path of validation: the request when the body passes the schema, else undefined (then
  * `validateRequest` gives the errors). Allocates nothing for a 5-digit ZIP. Plain bodies are accepted by
  * the schema-derived plain check; the compiled TypeBox check decides the rest.
@@ -85,6 +107,7 @@ export const invalidRequest = (errors: ErrorItem[]): InvalidRequestBody => ({
 export function checkRequest(body: unknown): ValidRequest | undefined {
   if (!isPlainValid(body) && !compiled.Check(body)) return undefined;
   const request = body as OperationRequest;
+  if (contradictions(request.demographics).length > 0) return undefined;
   const zip = request.demographics.zip;
   const normalised =
     zip.length === 5
@@ -97,7 +120,9 @@ export function checkRequest(body: unknown): ValidRequest | undefined {
 export function validateRequest(body: unknown): Validation {
   const request = checkRequest(body);
   if (request !== undefined) return { ok: true, request };
-  const errors = errorsOf(body);
+  const schemaErrors = errorsOf(body);
+  const errors =
+    schemaErrors.length > 0 ? schemaErrors : contradictions((body as OperationRequest).demographics);
   return {
     ok: false,
     error: invalidRequest(errors.length > 0 ? errors : [{ path: '', message: 'must be an object' }]),

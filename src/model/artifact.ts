@@ -4,7 +4,7 @@
  * All per-category tables cover the 36 spending categories in CATEGORIES order (savings and
  * other_debt_payments are derived at evaluation time).
  */
-export const ARTIFACT_FORMAT = 'outlay-spending-model/1';
+export const ARTIFACT_FORMAT = 'outlay-spending-model/2';
 
 /** Tenure classes of the income tables, in table order. */
 export const TENURE_CLASSES = ['renter', 'owner_with_mortgage', 'owner_without_mortgage'] as const;
@@ -49,6 +49,14 @@ export interface ModelArtifact {
   readonly mortgageLogit: readonly number[];
   readonly ownerByIncome: readonly number[];
   readonly mortgageByIncome: readonly number[];
+  /** [category][HOUSEHOLD_TYPES (src/contract/schemas.ts)]: multiplicative composition factor. */
+  readonly composition: readonly number[];
+  /**
+   * P(household type | the profile's known fields), for when the type is not given: per pattern of known
+   * fields (COMPOSITION_PATTERNS, src/model/composition.ts) two logits on COMPOSITION_TERMS terms,
+   * [pattern][stage][term]: stage 0 P(married couple), stage 1 P(one parent | not a married couple).
+   */
+  readonly compositionLogit: readonly number[];
   /** [category][REGION_SLOTS], [category][AREA_SLOTS]: multiplicative factors. */
   readonly region: readonly number[];
   readonly area: readonly number[];

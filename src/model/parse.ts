@@ -1,6 +1,8 @@
 /** Turns the parsed JSON of a model artifact into a SpendingModel, checking shapes first (pure, no I/O). */
 import { CATEGORY_COUNT } from '../contract/categories.js';
+import { HOUSEHOLD_TYPES } from '../contract/schemas.js';
 import { AREA_SLOTS, ARTIFACT_FORMAT, type ModelArtifact, REGION_SLOTS, TENURE_CLASSES } from './artifact.js';
+import { COMPOSITION_LOGIT_LENGTH } from './composition.js';
 import { TableSpendingModel } from './spending-model.js';
 import type { SpendingModel } from './types.js';
 
@@ -35,6 +37,8 @@ export function checkArtifact(json: unknown): ModelArtifact {
     ['mortgageLogit', 6],
     ['ownerByIncome', points],
     ['mortgageByIncome', points],
+    ['composition', n * HOUSEHOLD_TYPES.length],
+    ['compositionLogit', COMPOSITION_LOGIT_LENGTH],
     ['region', n * REGION_SLOTS.length],
     ['area', n * AREA_SLOTS.length],
     ['rppComponent', n],

@@ -1,13 +1,14 @@
 /**
  * Evaluates the spending model for one profile from the artifact's precomputed tables. Per call: a log, a
  * few logistic terms and, per category, an income interpolation per tenure class with a non-zero share,
- * two demographic interpolations and a product; the geography's price factors
+ * two demographic interpolations, the composition factor (composition.ts) and a product; the geography's price factors
  * (one exp per category) are computed once per distinct place and looked up when the Geography object
  * changes. Nothing is allocated per call once a place has been seen.
  */
 import { CATEGORY_COUNT, OTHER_DEBT_INDEX, SAVINGS_INDEX } from '../contract/categories.js';
 import type { Geography } from '../geo/types.js';
 import { AREA_SLOTS, type ModelArtifact, REGION_SLOTS, RPP_COMPONENTS, TENURE_CLASSES } from './artifact.js';
+import { CompositionFactors } from './composition.js';
 import type { Profile, SpendingModel } from './types.js';
 
 const REGION_SLOT: Readonly<Record<string, number>> = { northeast: 0, midwest: 1, south: 2, west: 3 };
@@ -44,6 +45,7 @@ export class TableSpendingModel implements SpendingModel {
   private readonly sizeMarginalRows: number;
   private readonly ageSizeMarginalRows: number;
   private readonly onesRow: number;
+  private readonly composition: CompositionFactors;
   private readonly region: Float64Array;
   private readonly area: Float64Array;
   private readonly rppComponent: Int32Array;
@@ -98,6 +100,7 @@ export class TableSpendingModel implements SpendingModel {
       this.ageSizeMarginalRows,
       this.onesRow,
     ] = factors.firstIntervals as [number, number, number, number, number, number];
+    this.composition = new CompositionFactors(artifact);
     this.region = Float64Array.from(artifact.region);
     this.area = Float64Array.from(artifact.area);
     this.rppComponent = Int32Array.from(artifact.rppComponent);
@@ -160,6 +163,7 @@ export class TableSpendingModel implements SpendingModel {
       secondF = 0;
     }
 
+    const composition = this.composition.row(profile, u);
     const factors = this.factorSegments;
     const geoFactor = this.geoFactor;
     let first = firstRow * n * 2;
@@ -168,7 +172,8 @@ export class TableSpendingModel implements SpendingModel {
     for (let c = 0; c < n; c++, first += 2, second += 2) {
       const demographic =
         (factors[first]! + firstF * factors[first + 1]!) *
-        (factors[second]! + secondF * factors[second + 1]!);
+        (factors[second]! + secondF * factors[second + 1]!) *
+        composition[c]!;
       const value = out[c]! * demographic * geoFactor[c]!;
       out[c] = value;
       total += value;

@@ -1,3 +1,4 @@
+import type { HouseholdType } from '../contract/schemas.js';
 import type { Geography } from '../geo/types.js';
 
 /** The household as the model sees it. Optional fields are marginalised over when absent. */
@@ -6,6 +7,7 @@ export interface Profile {
   readonly age?: number | undefined;
   readonly gross_annual_income?: number | undefined;
   readonly household_members?: number | undefined;
+  readonly household_type?: HouseholdType | undefined;
   readonly is_homeowner?: boolean | undefined;
 }
 

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { CATEGORIES } from '../../src/contract/categories.js';
 import { LIMITS } from '../../src/contract/limits.js';
 import { plainCheck } from '../../src/contract/plain-check.js';
-import { OperationRequest } from '../../src/contract/schemas.js';
+import { HOUSEHOLD_TYPES, OperationRequest } from '../../src/contract/schemas.js';
 
 const typebox = Compile(OperationRequest);
 const plain = plainCheck(OperationRequest);
@@ -38,6 +38,7 @@ const anyValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.double({ min: 0, max: 1e6, noNaN: true }).map(String),
   fc.string({ maxLength: 12 }),
   fc.constantFrom('12345', '12345-6789', '1234', '12345-678', '1234a', ' 12345', '12345\n', '١٢٣٤٥'),
+  fc.constantFrom('married_couple', 'Married_couple', 'married couple', 'one_parent ', ''),
   fc.boolean(),
   fc.constant(null),
   fc.constant(undefined),
@@ -70,6 +71,7 @@ const demographicFields = {
   age: mostly(fc.integer({ min: LIMITS.ageMin, max: LIMITS.ageMax })),
   household_members: mostly(fc.integer({ min: LIMITS.householdMin, max: LIMITS.householdMax })),
   is_homeowner: mostly(fc.boolean()),
+  household_type: mostly(fc.constantFrom(...HOUSEHOLD_TYPES)),
   gross_annual_income: mostly(amount),
 };
 const demographics = withUnknownKeys(

@@ -8,6 +8,16 @@ describe('validateRequest', () => {
     expect(validateRequest(valid).ok).toBe(true);
   });
 
+  it.each([
+    ['married_couple', 2],
+    ['one_parent', 2],
+    ['single_or_other', 1],
+    ['one_parent', undefined],
+  ])('accepts household_type %s with household_members %s', (household_type, household_members) => {
+    const demographics = { ...valid.demographics, household_type, household_members };
+    expect(validateRequest({ demographics }).ok).toBe(true);
+  });
+
   it('normalises a ZIP+4 to its 5-digit ZIP', () => {
     const result = validateRequest({ demographics: { zip: '35210-1234', net_annual_income: 1 } });
     expect(result.ok && result.request.demographics.zip).toBe('35210');
@@ -37,6 +47,35 @@ describe('validateRequest', () => {
     ],
     [{ demographics: { net_annual_income: 1 } }, '/demographics/zip', 'is required'],
     [{ demographics: { zip: '35210', net_annual_income: 1, age: 14 } }, '/demographics/age', 'must be >= 15'],
+    [
+      { demographics: { zip: '35210', net_annual_income: 1, household_type: 'couple' } },
+      '/demographics/household_type',
+      'must be one of "married_couple", "one_parent", "single_or_other"',
+    ],
+    [
+      {
+        demographics: {
+          zip: '35210',
+          net_annual_income: 1,
+          household_type: 'married_couple',
+          household_members: 1,
+        },
+      },
+      '/demographics/household_type',
+      'must be "single_or_other" when household_members is 1 ("married_couple" needs at least 2 members)',
+    ],
+    [
+      {
+        demographics: {
+          zip: '35210',
+          net_annual_income: 1,
+          household_type: 'one_parent',
+          household_members: 1,
+        },
+      },
+      '/demographics/household_type',
+      'must be "single_or_other" when household_members is 1 ("one_parent" needs at least 2 members)',
+    ],
     [
       { demographics: { zip: '35210', net_annual_income: 1 }, budget: { savings: -1 } },
       '/budget/savings',

@@ -1,7 +1,7 @@
 /** Column maps and strict cell reading: what is accepted, and the message for what is not. */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_COLUMN_MAP, parseColumnMap, planRequest } from '../../src/io/column-mapping.js';
-import { buildRequest } from '../../src/io/row-request.js';
+import { buildRequest, rowErrors } from '../../src/io/row-request.js';
 
 const plan = planRequest(
   ['net_annual_income', 'zip', 'age', 'is_homeowner', 'savings'],
@@ -37,6 +37,28 @@ describe('column mapping and cell reading', () => {
       demographics: { net_annual_income: 50000, zip: '10001', is_homeowner: false },
       budget: { savings: 0 },
     });
+  });
+
+  it('unit: a household_type column is read as text and checked against household_members', () => {
+    const typed = planRequest(
+      ['net_annual_income', 'zip', 'household_members', 'household_type'],
+      [],
+      DEFAULT_COLUMN_MAP,
+    );
+    const row = (cells: string[]) => buildRequest(typed, (c) => cells[c]);
+    expect(row(['50000', '10001', '3', 'one_parent']).body.demographics).toEqual({
+      net_annual_income: 50000,
+      zip: '10001',
+      household_members: 3,
+      household_type: 'one_parent',
+    });
+    expect(rowErrors(row(['50000', '10001', '1', 'married_couple']))).toEqual([
+      {
+        path: '/demographics/household_type',
+        message:
+          'must be "single_or_other" when household_members is 1 ("married_couple" needs at least 2 members)',
+      },
+    ]);
   });
 
   it.each([

@@ -6,8 +6,10 @@
 import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CATEGORIES, CATEGORY_COUNT, CATEGORY_INDEX } from '../../src/contract/categories.js';
+import { HOUSEHOLD_TYPES } from '../../src/contract/schemas.js';
 import type { Geography } from '../../src/geo/types.js';
 import { AREA_SLOTS, type ModelArtifact, REGION_SLOTS } from '../../src/model/artifact.js';
+import { COMPOSITION_TERMS, compositionPattern, compositionTerms } from '../../src/model/composition.js';
 import { DEFAULT_MODEL_PATH, loadSpendingModel } from '../../src/model/load.js';
 import { checkArtifact } from '../../src/model/parse.js';
 import type { Profile, SpendingModel } from '../../src/model/types.js';
@@ -114,6 +116,30 @@ describe('spending model artifact', () => {
     expect(performance.now() - start).toBeLessThan(1000);
   });
 
+  it('household type: a one-member household without a type is single_or_other exactly', () => {
+    const profile = { net_annual_income: 38000, age: 30, household_members: 1, is_homeowner: false };
+    expect(predict(profile)).toEqual(predict({ ...profile, household_type: 'single_or_other' }));
+  });
+
+  it('household type: without it, every category lies between the three types (a mixture of them)', () => {
+    const profile = { net_annual_income: 70000, age: 38, household_members: 3, is_homeowner: true };
+    const byType = HOUSEHOLD_TYPES.map((household_type) => predict({ ...profile, household_type }));
+    const mixed = predict(profile);
+    for (let c = 0; c < CATEGORY_INDEX.savings; c++) {
+      const values = byType.map((out) => out[c]!);
+      expect(mixed[c]!).toBeGreaterThanOrEqual(Math.min(...values) * (1 - 1e-12));
+      expect(mixed[c]!).toBeLessThanOrEqual(Math.max(...values) * (1 + 1e-12));
+    }
+  });
+
+  it('household type: a one-parent family of three spends less on food away than a married couple with a child (CE 2023 composition table)', () => {
+    // Published 2023 food away from home (shared/ce/tidy/composition): married couple CUs $5,245, one parent $3,043.
+    const profile = { net_annual_income: 70000, age: 38, household_members: 3, is_homeowner: false };
+    const married = predict({ ...profile, household_type: 'married_couple' });
+    const oneParent = predict({ ...profile, household_type: 'one_parent' });
+    expect(oneParent[CATEGORY_INDEX.food_out]!).toBeLessThan(married[CATEGORY_INDEX.food_out]!);
+  });
+
   it('marginalises missing optional fields instead of failing (only net income given)', () => {
     const out = predict({ net_annual_income: 60000 });
     for (const value of out) expect(Number.isFinite(value) && value >= 0).toBe(true);
@@ -130,11 +156,14 @@ describe('spending model properties over generated profiles', () => {
       return seed / 2147483648;
     };
     for (let i = 0; i < count; i++) {
+      const members = next() < 0.1 ? undefined : 1 + Math.floor(next() * 10);
+      const type = HOUSEHOLD_TYPES[Math.floor(next() * HOUSEHOLD_TYPES.length)]!;
       yield {
         net_annual_income: Math.round(Math.exp(6 + next() * 7)),
         age: next() < 0.1 ? undefined : 16 + Math.floor(next() * 85),
-        household_members: next() < 0.1 ? undefined : 1 + Math.floor(next() * 10),
+        household_members: members,
         is_homeowner: next() < 0.1 ? undefined : next() < 0.6,
+        household_type: next() < 0.5 || members === 1 ? undefined : type,
       };
     }
   }
@@ -154,17 +183,23 @@ describe('spending model properties over generated profiles', () => {
     }
   });
 
-  it('total spending increases with income at every age, size and tenure', () => {
+  it('total spending increases with income at every age, size, tenure and household type', () => {
     for (const age of [20, 35, 50, 70, 85]) {
       for (const household_members of [1, 2, 4, 7]) {
         for (const is_homeowner of [true, false, undefined]) {
-          let previous = -1;
-          for (let income = 5000; income <= 500000; income *= 1.05) {
-            const total = spending(
-              predict({ net_annual_income: income, age, household_members, is_homeowner }, HOUSTON),
-            );
-            expect(total).toBeGreaterThan(previous);
-            previous = total;
+          const types = household_members === 1 ? [undefined] : [undefined, ...HOUSEHOLD_TYPES];
+          for (const household_type of types) {
+            let previous = -1;
+            for (let income = 5000; income <= 500000; income *= 1.05) {
+              const total = spending(
+                predict(
+                  { net_annual_income: income, age, household_members, is_homeowner, household_type },
+                  HOUSTON,
+                ),
+              );
+              expect(total).toBeGreaterThan(previous);
+              previous = total;
+            }
           }
         }
       }
@@ -246,10 +281,44 @@ describe('spending model evaluation order', () => {
     else if (ageKnown) demographic = ageFactor * lerp(artifact.sizeMarginal, row, k, f);
     else if (members !== undefined) demographic = lerp(artifact.ageMarginal, row, k, f) * sizeFactor;
     else demographic = lerp(artifact.ageSizeMarginal, row, k, f);
-    return byIncome * demographic * geoFactor;
+    return byIncome * (demographic * compositionFactor(profile, u, c)) * geoFactor;
   }
 
-  it('gives the same doubles as the formula for 20,000 profiles with and without age, size and tenure', () => {
+  /** The type's factor, or Σ_t P(t | known fields) f_t from the two continuation-ratio logits. */
+  function compositionFactor(profile: Profile, u: number, c: number): number {
+    const types = HOUSEHOLD_TYPES.length;
+    const factor = (type: (typeof HOUSEHOLD_TYPES)[number]) =>
+      artifact.composition[c * types + HOUSEHOLD_TYPES.indexOf(type)]!;
+    const { age, household_members: members, is_homeowner, household_type } = profile;
+    if (household_type !== undefined) return factor(household_type);
+    if (members !== undefined && members <= 1) return factor('single_or_other');
+    const { points, uMin, uStep } = artifact.incomeGrid;
+    const terms = new Float64Array(COMPOSITION_TERMS);
+    compositionTerms(
+      Math.min(Math.max(u, uMin), uMin + (points - 1) * uStep),
+      age === undefined ? undefined : Math.min(Math.max(age, artifact.ageMin), artifact.ageMax),
+      members === undefined ? undefined : Math.min(members, artifact.sizeMax),
+      is_homeowner,
+      terms,
+      0,
+    );
+    const at =
+      compositionPattern(age !== undefined, members !== undefined, is_homeowner !== undefined) *
+      2 *
+      COMPOSITION_TERMS;
+    const probability = (from: number) =>
+      1 / (1 + Math.exp(-terms.reduce((z, x, j) => z + artifact.compositionLogit[from + j]! * x, 0)));
+    const married = probability(at);
+    const oneParent = (1 - married) * probability(at + COMPOSITION_TERMS);
+    const single = 1 - married - oneParent;
+    return (
+      married * factor('married_couple') +
+      oneParent * factor('one_parent') +
+      single * factor('single_or_other')
+    );
+  }
+
+  it('gives the same doubles as the formula for 20,000 profiles with and without age, size, tenure and household type', () => {
     let seed = 777;
     const next = () => {
       seed = (seed * 1103515245 + 12345) % 2147483648;
@@ -265,11 +334,14 @@ describe('spending model evaluation order', () => {
       artifact.region[c * regions + regions - 1]! *
       artifact.area[c * areas + areas - 1]!;
     for (let i = 0; i < 20_000; i++) {
+      const members = next() < 0.3 ? undefined : 1 + Math.floor(next() * 10);
+      const type = HOUSEHOLD_TYPES[Math.floor(next() * HOUSEHOLD_TYPES.length)]!;
       const profile: Profile = {
         net_annual_income: Math.exp(6 + next() * 8) + (next() < 0.2 ? 0.5 : 0),
         age: next() < 0.3 ? undefined : 15 + next() * 80,
-        household_members: next() < 0.3 ? undefined : 1 + Math.floor(next() * 10),
+        household_members: members,
         is_homeowner: next() < 0.3 ? undefined : next() < 0.5,
+        household_type: next() < 0.5 || members === 1 ? undefined : type,
       };
       model.predict(profile, NATIONAL, out);
       for (let c = 0; c < artifact.spendingCategories; c++) {

@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import type { ScoreJobOptions } from '../../../jobs/score/job.js';
 import { CATEGORY_COUNT } from '../../../src/contract/categories.js';
+import { HOUSEHOLD_TYPES } from '../../../src/contract/schemas.js';
 import { AREA_SLOTS, ARTIFACT_FORMAT, REGION_SLOTS, TENURE_CLASSES } from '../../../src/model/artifact.js';
+import { COMPOSITION_LOGIT_LENGTH } from '../../../src/model/composition.js';
 import { PACKAGE_ROOT } from '../../../src/paths.js';
 
 export const BIN = join(PACKAGE_ROOT, 'bin', 'outlay.js');
@@ -48,6 +50,8 @@ export async function writeTestArtifact(dir: string): Promise<string> {
     mortgageLogit: [0, 0, 0, 0, 0, 0],
     ownerByIncome: Array.from({ length: points }, () => 0.5),
     mortgageByIncome: Array.from({ length: points }, () => 0.5),
+    composition: ones(n * HOUSEHOLD_TYPES.length),
+    compositionLogit: Array.from({ length: COMPOSITION_LOGIT_LENGTH }, () => 0),
     region: ones(n * REGION_SLOTS.length),
     area: ones(n * AREA_SLOTS.length),
     rppComponent: Array.from({ length: n }, () => 0),

@@ -1,0 +1,140 @@
+/**
+ * The household-composition factor of a profile: the calibrated factor of its household type when the
+ * type is given, else the mixture Σ_t P(t | known fields) · f_t over CE's three published groups, with
+ * P from continuation-ratio logits (P(married couple), then P(one parent | not married)) fitted on the
+ * calibration population for each pattern of known fields. A one-member household is always
+ * single_or_other (as every one-member CU in CE 2014).
+ */
+import { HOUSEHOLD_TYPES, type HouseholdType } from '../contract/schemas.js';
+import type { ModelArtifact } from './artifact.js';
+import type { Profile } from './types.js';
+
+/**
+ * Age enters through piecewise-linear hats at the centres of CE's published reference-person age bands
+ * (22 … 80, as the calibration's age knots, flat beyond): the one-parent share peaks at 35–44 and the
+ * married share at 55–74, which a quadratic in age missed by up to 6 % of a category's band mean.
+ */
+const AGE_KNOTS = [22, 30, 40, 50, 60, 70, 80] as const;
+/** [1, u, u², hat₃₀ … hat₈₀, a·u, ln s, (ln s)², a·ln s, owner]; see compositionTerms. */
+export const COMPOSITION_TERMS = 3 + (AGE_KNOTS.length - 1) + 5;
+/** One pair of logits per combination of known age, household size and tenure (compositionPattern). */
+export const COMPOSITION_PATTERNS = 8;
+const STAGES = 2;
+export const COMPOSITION_LOGIT_LENGTH = COMPOSITION_PATTERNS * STAGES * COMPOSITION_TERMS;
+
+const TYPE_INDEX: Readonly<Record<HouseholdType, number>> = {
+  married_couple: HOUSEHOLD_TYPES.indexOf('married_couple'),
+  one_parent: HOUSEHOLD_TYPES.indexOf('one_parent'),
+  single_or_other: HOUSEHOLD_TYPES.indexOf('single_or_other'),
+};
+const SINGLE = TYPE_INDEX.single_or_other;
+
+export const compositionPattern = (ageKnown: boolean, sizeKnown: boolean, tenureKnown: boolean) =>
+  (ageKnown ? 1 : 0) + (sizeKnown ? 2 : 0) + (tenureKnown ? 4 : 0);
+
+/**
+ * Terms of the composition logits, into out[at…at+COMPOSITION_TERMS): u = ln take-home (price-year
+ * dollars), the age hats (the first knot's is the intercept's), a = (age − 50)/10, s = household size; the
+ * terms of an unknown field are 0 (that pattern's logits were fitted without them). Age and size are
+ * expected clamped to the ranges the fit saw.
+ */
+export function compositionTerms(
+  u: number,
+  age: number | undefined,
+  size: number | undefined,
+  isHomeowner: boolean | undefined,
+  out: Float64Array,
+  at: number,
+): void {
+  const a = age === undefined ? 0 : (age - 50) / 10;
+  const ls = size === undefined ? 0 : Math.log(size);
+  out[at] = 1;
+  out[at + 1] = u;
+  out[at + 2] = u * u;
+  const hats = at + 3;
+  const last = AGE_KNOTS.length - 1;
+  // A loop, not TypedArray fill: fill with bounds is a runtime call that cost more than all the terms.
+  for (let j = hats; j < hats + last; j++) out[j] = 0;
+  if (age !== undefined && age > AGE_KNOTS[0]) {
+    if (age >= AGE_KNOTS[last]!) out[hats + last - 1] = 1;
+    else {
+      let j = 0;
+      while (age > AGE_KNOTS[j + 1]!) j++;
+      const f = (age - AGE_KNOTS[j]!) / (AGE_KNOTS[j + 1]! - AGE_KNOTS[j]!);
+      if (j > 0) out[hats + j - 1] = 1 - f;
+      out[hats + j] = f;
+    }
+  }
+  const rest = hats + last;
+  out[rest] = a * u;
+  out[rest + 1] = ls;
+  out[rest + 2] = ls * ls;
+  out[rest + 3] = a * ls;
+  out[rest + 4] = isHomeowner === undefined ? 0 : isHomeowner ? 1 : 0;
+}
+
+export class CompositionFactors {
+  private readonly n: number;
+  /** Per household type, its factor row [category]. */
+  private readonly byType: Float64Array[];
+  private readonly logit: Float64Array;
+  private readonly ageMin: number;
+  private readonly ageMax: number;
+  private readonly sizeMax: number;
+  private readonly uMin: number;
+  private readonly uMax: number;
+  private readonly terms = new Float64Array(COMPOSITION_TERMS);
+  private readonly mixture: Float64Array;
+
+  constructor(artifact: ModelArtifact) {
+    const n = artifact.spendingCategories;
+    const types = HOUSEHOLD_TYPES.length;
+    this.n = n;
+    this.byType = HOUSEHOLD_TYPES.map((_, t) =>
+      Float64Array.from({ length: n }, (_, c) => artifact.composition[c * types + t]!),
+    );
+    this.logit = Float64Array.from(artifact.compositionLogit);
+    this.ageMin = artifact.ageMin;
+    this.ageMax = artifact.ageMax;
+    this.sizeMax = artifact.sizeMax;
+    this.uMin = artifact.incomeGrid.uMin;
+    this.uMax = artifact.incomeGrid.uMin + (artifact.incomeGrid.points - 1) * artifact.incomeGrid.uStep;
+    this.mixture = new Float64Array(n);
+  }
+
+  /** The profile's factor per category (a buffer owned by this object, valid until the next call). */
+  row(profile: Profile, u: number): Float64Array {
+    const type = profile.household_type;
+    if (type !== undefined) return this.byType[TYPE_INDEX[type]]!;
+    const members = profile.household_members;
+    const sizeKnown = members !== undefined && Number.isFinite(members);
+    if (sizeKnown && members <= 1) return this.byType[SINGLE]!;
+    const age = profile.age;
+    const ageKnown = age !== undefined && Number.isFinite(age);
+    const tenureKnown = profile.is_homeowner !== undefined;
+    compositionTerms(
+      Math.min(Math.max(u, this.uMin), this.uMax),
+      ageKnown ? Math.min(Math.max(age, this.ageMin), this.ageMax) : undefined,
+      sizeKnown ? Math.min(members, this.sizeMax) : undefined,
+      profile.is_homeowner,
+      this.terms,
+      0,
+    );
+    const at = compositionPattern(ageKnown, sizeKnown, tenureKnown) * STAGES * COMPOSITION_TERMS;
+    const married = this.probability(at);
+    const oneParent = (1 - married) * this.probability(at + COMPOSITION_TERMS);
+    const single = 1 - married - oneParent;
+    const m = this.byType[TYPE_INDEX.married_couple]!;
+    const o = this.byType[TYPE_INDEX.one_parent]!;
+    const s = this.byType[SINGLE]!;
+    const out = this.mixture;
+    for (let c = 0; c < this.n; c++) out[c] = married * m[c]! + oneParent * o[c]! + single * s[c]!;
+    return out;
+  }
+
+  private probability(at: number): number {
+    let z = 0;
+    for (let j = 0; j < COMPOSITION_TERMS; j++) z += this.logit[at + j]! * this.terms[j]!;
+    return 1 / (1 + Math.exp(-z));
+  }
+}
