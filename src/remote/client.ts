@@ -7,7 +7,8 @@
  * - 401/403/404: thrown as RemoteFatalError, since every other row would fail the same way.
  */
 import pLimit, { type LimitFunction } from 'p-limit';
-import type { BudgetResponse, ErrorItem, ModelResponse, ScoreResponse } from '../contract/schemas.js';
+import type { ErrorItem, ScoreResponse } from '../contract/schemas.js';
+import { AmountsAnswer } from './amounts-answer.js';
 import { type HttpResponse, HttpTransport, RequestTimeoutError } from './http-transport.js';
 import { backoffDelay, DEFAULT_RETRY_POLICY, type RetryPolicy, retryAfterMs } from './retry-policy.js';
 
@@ -30,9 +31,10 @@ export interface RemoteClientOptions {
 
 export class RemoteFatalError extends Error {}
 
+/** Budget and model amounts in CATEGORIES order. */
 export type RemoteHousehold = {
-  readonly budget: BudgetResponse['budget'];
-  readonly model: ModelResponse['model'];
+  readonly budget: Float64Array;
+  readonly model: Float64Array;
   readonly score: ScoreResponse;
 };
 
@@ -45,7 +47,17 @@ export interface RemoteRejection {
   readonly reason?: string;
 }
 
-type CallOutcome = { readonly ok: true; readonly json: unknown } | RemoteRejection;
+type CallOutcome<T> = { readonly ok: true; readonly value: T } | RemoteRejection;
+
+/** Reads a 200 answer's body; undefined when it is not the answer expected (retried as an invalid response). */
+type AnswerReader<T> = (body: Buffer) => T | undefined;
+
+const BUDGET_ANSWER = new AmountsAnswer('budget');
+const MODEL_ANSWER = new AmountsAnswer('model');
+const readBudget: AnswerReader<Float64Array> = (body) => BUDGET_ANSWER.read(body);
+const readModel: AnswerReader<Float64Array> = (body) => MODEL_ANSWER.read(body);
+const readScore: AnswerReader<ScoreResponse> = (body) =>
+  parseJson(body.toString()) as ScoreResponse | undefined;
 
 /** A failure worth another attempt, with its stable kind (for reject reasons) and the server's wait, if any. */
 class Retryable {
@@ -89,7 +101,8 @@ export class RemoteClient {
   async modelVersion(): Promise<string | undefined> {
     try {
       const response = await this.transport.get('/readyz');
-      const json = response.status === 200 ? (JSON.parse(response.body) as { modelVersion?: unknown }) : {};
+      const json =
+        response.status === 200 ? (JSON.parse(response.body.toString()) as { modelVersion?: unknown }) : {};
       return typeof json.modelVersion === 'string' ? json.modelVersion : undefined;
     } catch {
       return undefined;
@@ -97,21 +110,16 @@ export class RemoteClient {
   }
 
   async household(body: unknown): Promise<RemoteOutcome> {
-    const text = JSON.stringify(body);
+    const bytes = Buffer.from(JSON.stringify(body));
     const [budget, model, score] = await Promise.all([
-      this.call(OPERATION_PATHS.budget, text),
-      this.call(OPERATION_PATHS.model, text),
-      this.call(OPERATION_PATHS.score, text),
+      this.call(OPERATION_PATHS.budget, bytes, readBudget),
+      this.call(OPERATION_PATHS.model, bytes, readModel),
+      this.call(OPERATION_PATHS.score, bytes, readScore),
     ]);
-    for (const outcome of [budget, model, score]) if (!outcome.ok) return outcome;
-    return {
-      ok: true,
-      value: {
-        budget: (budget as { json: BudgetResponse }).json.budget,
-        model: (model as { json: ModelResponse }).json.model,
-        score: (score as { json: ScoreResponse }).json,
-      },
-    };
+    if (!budget.ok) return budget;
+    if (!model.ok) return model;
+    if (!score.ok) return score;
+    return { ok: true, value: { budget: budget.value, model: model.value, score: score.value } };
   }
 
   close(): Promise<void> {
@@ -119,9 +127,9 @@ export class RemoteClient {
     return this.transport.close();
   }
 
-  private async call(path: string, body: string): Promise<CallOutcome> {
+  private async call<T>(path: string, body: Buffer, read: AnswerReader<T>): Promise<CallOutcome<T>> {
     for (let attempt = 0; ; attempt++) {
-      const outcome = await this.limit(() => this.attempt(path, body));
+      const outcome = await this.limit(() => this.attempt(path, body, read));
       if (!(outcome instanceof Retryable)) return outcome;
       if (attempt >= this.retry.retries || this.closed) {
         return {
@@ -144,7 +152,11 @@ export class RemoteClient {
     }
   }
 
-  private async attempt(path: string, body: string): Promise<CallOutcome | Retryable> {
+  private async attempt<T>(
+    path: string,
+    body: Buffer,
+    read: AnswerReader<T>,
+  ): Promise<CallOutcome<T> | Retryable> {
     let response: HttpResponse;
     try {
       response = await this.transport.post(path, body);
@@ -156,18 +168,24 @@ export class RemoteClient {
         `${code ?? ''} ${error instanceof Error ? error.message : error}`.trim(),
       );
     }
-    return this.interpret(path, response);
+    return this.interpret(path, response, read);
   }
 
-  private interpret(path: string, response: HttpResponse): CallOutcome | Retryable {
+  private interpret<T>(
+    path: string,
+    response: HttpResponse,
+    read: AnswerReader<T>,
+  ): CallOutcome<T> | Retryable {
     const { status } = response;
-    const json = parseJson(response.body);
     if (status === 200) {
-      return json === undefined
-        ? new Retryable('invalid response', 'HTTP 200 with a body that is not JSON')
-        : { ok: true, json };
+      const value = read(response.body);
+      return value === undefined
+        ? new Retryable('invalid response', `HTTP 200 with a body that is not the ${path} answer`)
+        : { ok: true, value };
     }
-    const message = typeof json?.message === 'string' ? json.message : response.body.slice(0, 200);
+    const text = response.body.toString();
+    const json = parseJson(text);
+    const message = typeof json?.message === 'string' ? json.message : text.slice(0, 200);
     if (status === 400) {
       const errors = Array.isArray(json?.errors) ? (json.errors as ErrorItem[]) : [{ path: '', message }];
       return { ok: false, errors };

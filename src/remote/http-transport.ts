@@ -9,7 +9,8 @@ import { type Dispatcher, errors, Pool } from 'undici';
 export interface HttpResponse {
   readonly status: number;
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
-  readonly body: string;
+  /** Bytes, not text: the budget and model answers are read without decoding them (amounts-answer.ts). */
+  readonly body: Buffer;
 }
 
 export class RequestTimeoutError extends Error {}
@@ -61,7 +62,7 @@ class ResponseCollector implements Dispatcher.DispatchHandler {
 
   onResponseEnd(): void {
     const body = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks);
-    this.resolve({ status: this.status, headers: this.headers, body: body.toString() });
+    this.resolve({ status: this.status, headers: this.headers, body });
   }
 
   onResponseError(_controller: unknown, error: Error): void {
@@ -117,7 +118,8 @@ export class HttpTransport {
     return this.send({ method: 'GET', path: this.pathPrefix + path, headers: this.getHeaders });
   }
 
-  post(path: string, body: string): Promise<HttpResponse> {
+  /** A Buffer body, so a row's three calls share one encoding of it (undici would encode a string each time). */
+  post(path: string, body: Buffer): Promise<HttpResponse> {
     return this.send({ method: 'POST', path: this.pathPrefix + path, headers: this.postHeaders, body });
   }
 

@@ -55,8 +55,8 @@ describe('HttpTransport', () => {
       ...OPTIONS,
       headers: { 'x-api-key': 'k' },
     });
-    const response = await transport.post('/v1.0/scores/generate', '{"é":1}');
-    const received = JSON.parse(response.body);
+    const response = await transport.post('/v1.0/scores/generate', Buffer.from('{"é":1}'));
+    const received = JSON.parse(response.body.toString());
     expect(received).toMatchObject({ method: 'POST', url: expected, body: '{"é":1}' });
     expect(received.headers).toMatchObject({
       'x-api-key': 'k',
@@ -74,7 +74,7 @@ describe('HttpTransport', () => {
     base.username = 'us%20er';
     base.password = 'p%3Ass';
     transport = new HttpTransport(base, { ...OPTIONS, headers: { 'x-api-key': 'k' } });
-    const received = JSON.parse((await transport.get('/readyz')).body);
+    const received = JSON.parse((await transport.get('/readyz')).body.toString());
     expect(received).toMatchObject({ method: 'GET', url: '/readyz', body: '' });
     expect(received.headers['x-api-key']).toBeUndefined();
     expect(received.headers.authorization).toBe(`Basic ${Buffer.from('us er:p:ss').toString('base64')}`);
@@ -86,7 +86,7 @@ describe('HttpTransport', () => {
       'http',
     );
     transport = new HttpTransport(new URL(origin), { ...OPTIONS, timeoutMs: 100 });
-    await expect(transport.post('/slow', '{}')).rejects.toThrow(RequestTimeoutError);
+    await expect(transport.post('/slow', Buffer.from('{}'))).rejects.toThrow(RequestTimeoutError);
   });
 
   it('HTTPS with a self-signed certificate trusted through `ca`', async () => {
