@@ -12,7 +12,10 @@ describe('AmountsAnswer', () => {
   it.each([
     ['the compact answer outlay serve writes', bytes({ budget: record() })],
     ['the same JSON with spaces', bytes({ budget: record() }, 2)],
-    ['the categories in another order', bytes({ budget: Object.fromEntries(Object.entries(record()).reverse()) })],
+    [
+      'the categories in another order',
+      bytes({ budget: Object.fromEntries(Object.entries(record()).reverse()) }),
+    ],
   ])('budget answer, %s → the amounts in CATEGORIES order', (_case, body) => {
     expect([...new AmountsAnswer('budget').read(body)!]).toEqual(AMOUNTS);
   });
@@ -39,7 +42,10 @@ describe('AmountsAnswer', () => {
     ['a category missing', bytes({ budget: { ...record(), pets: undefined } })],
     ['an amount as a string', bytes({ budget: { ...record(), pets: '12' } })],
     ['the compact answer cut short', bytes({ budget: record() }).subarray(0, 400)],
-    ['the compact answer with bytes after it', Buffer.concat([bytes({ budget: record() }), Buffer.from('x')])],
+    [
+      'the compact answer with bytes after it',
+      Buffer.concat([bytes({ budget: record() }), Buffer.from('x')]),
+    ],
   ])('budget answer that is %s → undefined', (_case, body) => {
     expect(new AmountsAnswer('budget').read(body)).toBeUndefined();
   });
