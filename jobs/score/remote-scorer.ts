@@ -36,16 +36,24 @@ export class RemoteScorer implements BatchScorer {
 
   async score(batch: WorkBatch): Promise<EncodedBatch> {
     const count = batch.rowNumbers.length;
-    const outcomes = new Array<RowOutcome>(count);
+    const encoder = new BatchEncoder(this.layout, batch.seq, batch.cells, batch.rowNumbers);
+    // Rows finish out of order; each is encoded (in order) as soon as those before it are, so the answers
+    // of a batch are not all kept until its end.
+    const finished: (RowOutcome | undefined)[] = new Array(count);
+    let encoded = 0;
     let next = 0;
     const sendRows = async () => {
-      for (let i = next++; i < count; i = next++) outcomes[i] = await this.scoreRow(batch, i);
+      for (let i = next++; i < count; i = next++) {
+        finished[i] = await this.scoreRow(batch, i);
+        for (let outcome = finished[encoded]; outcome !== undefined; outcome = finished[encoded]) {
+          finished[encoded] = undefined;
+          encoder.add(encoded++, outcome);
+        }
+      }
     };
     const senders: Promise<void>[] = [];
     for (let s = Math.min(this.rowsInFlight, count); s > 0; s--) senders.push(sendRows());
     await Promise.all(senders);
-    const encoder = new BatchEncoder(this.layout, batch.seq, batch.cells, batch.rowNumbers);
-    for (let i = 0; i < count; i++) encoder.add(i, outcomes[i]!);
     return encoder.finish();
   }
 
