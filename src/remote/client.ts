@@ -1,14 +1,21 @@
 /**
  * Client for a remote service that speaks the Outlay contract (normally `outlay serve`). A household takes
- * the three operations; each HTTP attempt holds one of `concurrency` slots (p-limit), so at most that many
- * requests are in flight, and waits between retries hold none. Outcomes:
+ * the three operations; each HTTP attempt holds one of `concurrency` connections (the rest wait in the
+ * pool's queue), so at most that many requests are in flight, and waits between retries hold none. The
+ * calls are callbacks and a row has one promise: per-call promises, async frames and p-limit's queue were
+ * about a quarter of the job's garbage. Outcomes:
  * - 200: the response; 400: the server's field errors (the row is rejected, never retried);
  * - 429, 5xx, timeouts, network errors: retried with backoff, then reported as a failure with its kind;
  * - 401/403/404: thrown as RemoteFatalError, since every other row would fail the same way.
  */
-import pLimit, { type LimitFunction } from 'p-limit';
-import type { BudgetResponse, ErrorItem, ModelResponse, ScoreResponse } from '../contract/schemas.js';
-import { type HttpResponse, HttpTransport, RequestTimeoutError } from './http-transport.js';
+import type { ErrorItem, ScoreResponse } from '../contract/schemas.js';
+import { AmountsAnswer } from './amounts-answer.js';
+import {
+  type HttpResponse,
+  HttpTransport,
+  RequestTimeoutError,
+  type ResponseCallback,
+} from './http-transport.js';
 import { backoffDelay, DEFAULT_RETRY_POLICY, type RetryPolicy, retryAfterMs } from './retry-policy.js';
 
 export const OPERATION_PATHS = {
@@ -30,9 +37,10 @@ export interface RemoteClientOptions {
 
 export class RemoteFatalError extends Error {}
 
+/** Budget and model amounts in CATEGORIES order. */
 export type RemoteHousehold = {
-  readonly budget: BudgetResponse['budget'];
-  readonly model: ModelResponse['model'];
+  readonly budget: Float64Array;
+  readonly model: Float64Array;
   readonly score: ScoreResponse;
 };
 
@@ -45,7 +53,17 @@ export interface RemoteRejection {
   readonly reason?: string;
 }
 
-type CallOutcome = { readonly ok: true; readonly json: unknown } | RemoteRejection;
+type CallOutcome<T> = { readonly ok: true; readonly value: T } | RemoteRejection;
+
+/** Reads a 200 answer's body; undefined when it is not the answer expected (retried as an invalid response). */
+type AnswerReader<T> = (body: Buffer) => T | undefined;
+
+const BUDGET_ANSWER = new AmountsAnswer('budget');
+const MODEL_ANSWER = new AmountsAnswer('model');
+const readBudget: AnswerReader<Float64Array> = (body) => BUDGET_ANSWER.read(body);
+const readModel: AnswerReader<Float64Array> = (body) => MODEL_ANSWER.read(body);
+const readScore: AnswerReader<ScoreResponse> = (body) =>
+  parseJson(body.toString()) as ScoreResponse | undefined;
 
 /** A failure worth another attempt, with its stable kind (for reject reasons) and the server's wait, if any. */
 class Retryable {
@@ -56,11 +74,8 @@ class Retryable {
   ) {}
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 export class RemoteClient {
   private readonly transport: HttpTransport;
-  private readonly limit: LimitFunction;
   private readonly retry: RetryPolicy;
   /** Set by close(): the pool is gone, so waiting to retry would only keep the process alive. */
   private closed = false;
@@ -81,7 +96,6 @@ export class RemoteClient {
       ca: options.ca,
       headers: { 'x-api-key': options.apiKey },
     });
-    this.limit = pLimit(options.concurrency);
     this.retry = options.retry ?? DEFAULT_RETRY_POLICY;
   }
 
@@ -89,29 +103,40 @@ export class RemoteClient {
   async modelVersion(): Promise<string | undefined> {
     try {
       const response = await this.transport.get('/readyz');
-      const json = response.status === 200 ? (JSON.parse(response.body) as { modelVersion?: unknown }) : {};
+      const json =
+        response.status === 200 ? (JSON.parse(response.body.toString()) as { modelVersion?: unknown }) : {};
       return typeof json.modelVersion === 'string' ? json.modelVersion : undefined;
     } catch {
       return undefined;
     }
   }
 
-  async household(body: unknown): Promise<RemoteOutcome> {
-    const text = JSON.stringify(body);
-    const [budget, model, score] = await Promise.all([
-      this.call(OPERATION_PATHS.budget, text),
-      this.call(OPERATION_PATHS.model, text),
-      this.call(OPERATION_PATHS.score, text),
-    ]);
-    for (const outcome of [budget, model, score]) if (!outcome.ok) return outcome;
-    return {
-      ok: true,
-      value: {
-        budget: (budget as { json: BudgetResponse }).json.budget,
-        model: (model as { json: ModelResponse }).json.model,
-        score: (score as { json: ScoreResponse }).json,
-      },
-    };
+  household(body: unknown): Promise<RemoteOutcome> {
+    const bytes = Buffer.from(JSON.stringify(body));
+    return new Promise((resolve, reject) => {
+      let budget: CallOutcome<Float64Array> | undefined;
+      let model: CallOutcome<Float64Array> | undefined;
+      let score: CallOutcome<ScoreResponse> | undefined;
+      const settle = () => {
+        if (budget === undefined || model === undefined || score === undefined) return;
+        if (!budget.ok) resolve(budget);
+        else if (!model.ok) resolve(model);
+        else if (!score.ok) resolve(score);
+        else resolve({ ok: true, value: { budget: budget.value, model: model.value, score: score.value } });
+      };
+      this.call(OPERATION_PATHS.budget, bytes, readBudget, 0, reject, (outcome) => {
+        budget = outcome;
+        settle();
+      });
+      this.call(OPERATION_PATHS.model, bytes, readModel, 0, reject, (outcome) => {
+        model = outcome;
+        settle();
+      });
+      this.call(OPERATION_PATHS.score, bytes, readScore, 0, reject, (outcome) => {
+        score = outcome;
+        settle();
+      });
+    });
   }
 
   close(): Promise<void> {
@@ -119,12 +144,29 @@ export class RemoteClient {
     return this.transport.close();
   }
 
-  private async call(path: string, body: string): Promise<CallOutcome> {
-    for (let attempt = 0; ; attempt++) {
-      const outcome = await this.limit(() => this.attempt(path, body));
-      if (!(outcome instanceof Retryable)) return outcome;
+  /** Calls `done` with the outcome of `path` after any retries, or `fail` with a RemoteFatalError. */
+  private call<T>(
+    path: string,
+    body: Buffer,
+    read: AnswerReader<T>,
+    attempt: number,
+    fail: (error: unknown) => void,
+    done: (outcome: CallOutcome<T>) => void,
+  ): void {
+    const answered: ResponseCallback = (error, response) => {
+      let outcome: CallOutcome<T> | Retryable;
+      try {
+        outcome = error === undefined ? this.interpret(path, response!, read) : retryableFailure(error);
+      } catch (fatal) {
+        fail(fatal);
+        return;
+      }
+      if (!(outcome instanceof Retryable)) {
+        done(outcome);
+        return;
+      }
       if (attempt >= this.retry.retries || this.closed) {
-        return {
+        done({
           ok: false,
           errors: [
             {
@@ -133,41 +175,34 @@ export class RemoteClient {
             },
           ],
           reason: `remote: ${outcome.kind} after retries`,
-        };
+        });
+        return;
       }
       const delayMs =
         outcome.waitMs === undefined
           ? backoffDelay(this.retry, attempt)
           : Math.min(outcome.waitMs, this.retry.maxRetryAfterMs);
       this.options.onRetry?.({ path, attempt: attempt + 1, delayMs, cause: outcome.detail });
-      await sleep(delayMs);
-    }
+      setTimeout(() => this.call(path, body, read, attempt + 1, fail, done), delayMs);
+    };
+    this.transport.post(path, body, answered);
   }
 
-  private async attempt(path: string, body: string): Promise<CallOutcome | Retryable> {
-    let response: HttpResponse;
-    try {
-      response = await this.transport.post(path, body);
-    } catch (error) {
-      if (error instanceof RequestTimeoutError) return new Retryable('timeout', error.message);
-      const code = (error as NodeJS.ErrnoException).code;
-      return new Retryable(
-        'network error',
-        `${code ?? ''} ${error instanceof Error ? error.message : error}`.trim(),
-      );
-    }
-    return this.interpret(path, response);
-  }
-
-  private interpret(path: string, response: HttpResponse): CallOutcome | Retryable {
+  private interpret<T>(
+    path: string,
+    response: HttpResponse,
+    read: AnswerReader<T>,
+  ): CallOutcome<T> | Retryable {
     const { status } = response;
-    const json = parseJson(response.body);
     if (status === 200) {
-      return json === undefined
-        ? new Retryable('invalid response', 'HTTP 200 with a body that is not JSON')
-        : { ok: true, json };
+      const value = read(response.body);
+      return value === undefined
+        ? new Retryable('invalid response', `HTTP 200 with a body that is not the ${path} answer`)
+        : { ok: true, value };
     }
-    const message = typeof json?.message === 'string' ? json.message : response.body.slice(0, 200);
+    const text = response.body.toString();
+    const json = parseJson(text);
+    const message = typeof json?.message === 'string' ? json.message : text.slice(0, 200);
     if (status === 400) {
       const errors = Array.isArray(json?.errors) ? (json.errors as ErrorItem[]) : [{ path: '', message }];
       return { ok: false, errors };
@@ -196,6 +231,13 @@ export class RemoteClient {
       reason: `remote: HTTP ${status}`,
     };
   }
+}
+
+/** A request that got no answer: timeouts and network errors are worth another attempt. */
+function retryableFailure(error: Error): Retryable {
+  if (error instanceof RequestTimeoutError) return new Retryable('timeout', error.message);
+  const code = (error as NodeJS.ErrnoException).code;
+  return new Retryable('network error', `${code ?? ''} ${error.message}`.trim());
 }
 
 function parseJson(text: string): Record<string, unknown> | undefined {

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  type HttpResponse,
   HttpTransport,
   RequestTimeoutError,
   type TransportOptions,
@@ -22,6 +23,13 @@ afterEach(async () => {
 });
 
 const OPTIONS: TransportOptions = { connections: 2, timeoutMs: 5000 };
+
+const post = (via: HttpTransport, path: string, body: string) =>
+  new Promise<HttpResponse>((resolve, reject) =>
+    via.post(path, Buffer.from(body), (error, response) =>
+      error === undefined ? resolve(response!) : reject(error),
+    ),
+  );
 
 /** Answers every request with what it received, as JSON, in two chunks. */
 function echo(request: IncomingMessage, response: ServerResponse) {
@@ -55,8 +63,8 @@ describe('HttpTransport', () => {
       ...OPTIONS,
       headers: { 'x-api-key': 'k' },
     });
-    const response = await transport.post('/v1.0/scores/generate', '{"é":1}');
-    const received = JSON.parse(response.body);
+    const response = await post(transport, '/v1.0/scores/generate', '{"é":1}');
+    const received = JSON.parse(response.body.toString());
     expect(received).toMatchObject({ method: 'POST', url: expected, body: '{"é":1}' });
     expect(received.headers).toMatchObject({
       'x-api-key': 'k',
@@ -74,7 +82,7 @@ describe('HttpTransport', () => {
     base.username = 'us%20er';
     base.password = 'p%3Ass';
     transport = new HttpTransport(base, { ...OPTIONS, headers: { 'x-api-key': 'k' } });
-    const received = JSON.parse((await transport.get('/readyz')).body);
+    const received = JSON.parse((await transport.get('/readyz')).body.toString());
     expect(received).toMatchObject({ method: 'GET', url: '/readyz', body: '' });
     expect(received.headers['x-api-key']).toBeUndefined();
     expect(received.headers.authorization).toBe(`Basic ${Buffer.from('us er:p:ss').toString('base64')}`);
@@ -86,7 +94,7 @@ describe('HttpTransport', () => {
       'http',
     );
     transport = new HttpTransport(new URL(origin), { ...OPTIONS, timeoutMs: 100 });
-    await expect(transport.post('/slow', '{}')).rejects.toThrow(RequestTimeoutError);
+    await expect(post(transport, '/slow', '{}')).rejects.toThrow(RequestTimeoutError);
   });
 
   it('HTTPS with a self-signed certificate trusted through `ca`', async () => {
