@@ -2,6 +2,7 @@
  * Scores batches through a remote Outlay API. The geography columns are resolved locally with the same
  * resolver the engine uses, so remote and local runs write identical files.
  */
+import pLimit from 'p-limit';
 import { PSA_KEY, SAVINGS_SCORE_KEY } from '../../src/contract/schemas.js';
 import type { GeoResolver } from '../../src/geo/types.js';
 import type { RemoteClient } from '../../src/remote/client.js';
@@ -16,8 +17,8 @@ export class RemoteScorer implements BatchScorer {
   /**
    * Rows of one batch being sent at a time. Three calls each, so with `concurrency` rows the connection
    * slots stay full even while some rows wait to retry. Not the whole batch at once: thousands of queued
-   * rows (bodies, promises, closures) outlived the young generation, and scavenging them was most of the
-   * job's garbage collection time.
+   * rows (request bodies, answers, promises) outlived the young generation, and scavenging them was most of
+   * the job's garbage collection time. A row's body is built only when p-limit starts it.
    */
   private readonly rowsInFlight: number;
 
@@ -35,25 +36,18 @@ export class RemoteScorer implements BatchScorer {
   }
 
   async score(batch: WorkBatch): Promise<EncodedBatch> {
-    const count = batch.rowNumbers.length;
     const encoder = new BatchEncoder(this.layout, batch.seq, batch.cells, batch.rowNumbers);
     // Rows finish out of order; each is encoded (in order) as soon as those before it are, so the answers
     // of a batch are not all kept until its end.
-    const finished: (RowOutcome | undefined)[] = new Array(count);
+    const finished: (RowOutcome | undefined)[] = new Array(batch.rowNumbers.length);
     let encoded = 0;
-    let next = 0;
-    const sendRows = async () => {
-      for (let i = next++; i < count; i = next++) {
-        finished[i] = await this.scoreRow(batch, i);
-        for (let outcome = finished[encoded]; outcome !== undefined; outcome = finished[encoded]) {
-          finished[encoded] = undefined;
-          encoder.add(encoded++, outcome);
-        }
+    await pLimit(this.rowsInFlight).map(batch.rowNumbers, async (_rowNumber, index) => {
+      finished[index] = await this.scoreRow(batch, index);
+      for (let outcome = finished[encoded]; outcome !== undefined; outcome = finished[encoded]) {
+        finished[encoded] = undefined;
+        encoder.add(encoded++, outcome);
       }
-    };
-    const senders: Promise<void>[] = [];
-    for (let s = Math.min(this.rowsInFlight, count); s > 0; s--) senders.push(sendRows());
-    await Promise.all(senders);
+    });
     return encoder.finish();
   }
 

@@ -2,8 +2,8 @@
  * Client for a remote service that speaks the Outlay contract (normally `outlay serve`). A household takes
  * the three operations; each HTTP attempt holds one of `concurrency` connections (the rest wait in the
  * pool's queue), so at most that many requests are in flight, and waits between retries hold none. The
- * calls are callbacks and a row has one promise: per-call promises, async frames and p-limit's queue were
- * about a quarter of the job's garbage. Outcomes:
+ * calls are callbacks and a row has one promise (the batch scorer bounds rows in flight with p-limit):
+ * per-call promises and async frames were about a quarter of the job's garbage. Outcomes:
  * - 200: the response; 400: the server's field errors (the row is rejected, never retried);
  * - 429, 5xx, timeouts, network errors: retried with backoff, then reported as a failure with its kind;
  * - 401/403/404: thrown as RemoteFatalError, since every other row would fail the same way.
