@@ -106,25 +106,21 @@ const LEVEL_TOLERANCE = Math.log(1.025);
  * within 2.5 % of their own level (ties: the smallest largest gap), and the within-dimension contrasts are
  * matched exactly.
  *
- * A suppressed cell (BLS "c/") is filled first when it is its dimension's only one: a table's all-CU mean
- * is the CU-count-weighted mean of its cuts and the population has the 2023 CU shares (reweight.ts), so
- * the cell is what the published cuts leave of the all-CU mean. Left free, it cannot absorb the level its
- * dimension is raked to, and the other dimensions pull every published cut off by the difference (cash
- * contributions by age: 6 %). Several suppressed cuts of one dimension stay free: splitting their
- * remainder would need a model (split by the 2014 fit, education's gave under-25s $3.9k and made totals
- * jump > 6 % per year of age for young high earners). A remainder ≤ 0 also leaves the cell suppressed.
+ * Suppressed cells (BLS "c/") are filled first (fillSuppressed, split by `fitted`: per category, the fitted
+ * model's mean for every household).
  */
 export function harmonizeLevels(
   households: readonly Household[],
   categories: readonly SpendingCategory[],
   targets: Readonly<Record<CutDimension, CutTargets>>,
+  fitted: readonly Float64Array[],
 ): Record<CutDimension, CutTargets> {
   const w = Float64Array.from(households, (h) => (h.region > 0 ? h.weight : 0));
   const dims = Object.keys(CUT_NAMES) as CutDimension[];
-  const shares = dims.map((d) => {
-    const member = cutIndex(households, w, d);
+  const members = dims.map((d) => cutIndex(households, w, d));
+  const shares = dims.map((d, k) => {
     const s = new Float64Array(CUT_NAMES[d].length);
-    member.forEach((j, i) => {
+    members[k]!.forEach((j, i) => {
       if (j >= 0) s[j]! += w[i]!;
     });
     const total = s.reduce((a, b) => a + b, 0);
@@ -133,19 +129,15 @@ export function harmonizeLevels(
   const out = Object.fromEntries(
     dims.map((d) => [d, new Map([...targets[d]].map(([cut, m]) => [cut, new Map(m)]))]),
   ) as Record<CutDimension, CutTargets>;
-  for (const category of categories) {
+  categories.forEach((category, c) => {
     dims.forEach((d, k) => {
-      const cuts = CUT_NAMES[d];
-      const suppressed = cuts.filter((cut) => !out[d].get(cut)?.has(category));
-      const all = targets[d].get(ALL_CUS)?.get(category);
-      if (suppressed.length !== 1 || all === undefined) return;
-      let remainder = all;
-      let share = 0;
-      cuts.forEach((cut, j) => {
-        if (cut === suppressed[0]) share = shares[k]![j]!;
-        else remainder -= shares[k]![j]! * out[d].get(cut)!.get(category)!;
-      });
-      if (remainder > 0) out[d].get(suppressed[0]!)!.set(category, remainder / share);
+      fillSuppressed(
+        out[d],
+        category,
+        d,
+        shares[k]!,
+        cutMeans(fitted[c]!, w, members[k]!, shares[k]!.length),
+      );
     });
     const levels = dims.map((d, k) => {
       let s = 0;
@@ -157,7 +149,7 @@ export function harmonizeLevels(
       return Math.log(s);
     });
     const known = levels.filter(Number.isFinite);
-    if (known.length === 0) continue;
+    if (known.length === 0) return;
     let best = known[0]!;
     let bestCount = -1;
     let bestGap = Number.POSITIVE_INFINITY;
@@ -181,8 +173,70 @@ export function harmonizeLevels(
         m.set(category, m.get(category)! * factor);
       }
     });
-  }
+  });
   return out;
+}
+
+/**
+ * Published columns that pool some of a dimension's cuts, besides the all-CU column: education by age
+ * publishes "65 years and older" while its 75+ cell is suppressed.
+ */
+const POOLED_CUTS: Partial<Record<CutDimension, ReadonlyMap<string, readonly string[]>>> = {
+  age: new Map([['65 years and older', ['65-74 years', '75 years and older']]]),
+};
+
+/**
+ * Fills a category's suppressed cells (BLS "c/") of one dimension in place. A published column pooling some
+ * cuts (the all-CU column pools them all) has the CU-count-weighted mean of its cuts as its mean, and the
+ * calibration population has the 2023 CU shares (reweight.ts), so its suppressed cuts together hold what
+ * its published cuts leave. Left free, they cannot absorb the level the other dimensions set and every
+ * published cut of the dimension ends off by the gap (cash contributions by age: 6 %; toys by age, 4 of 7
+ * cuts suppressed: 8 %). One suppressed cut takes the whole remainder; several share it by the fitted
+ * structure (`fittedMeans`, the 2014 model's mean per cut), scaled by one common factor: the least change
+ * from the fitted contrasts that meets the published total. Narrower pools are filled first, so the
+ * all-CU remainder is only split among cuts no narrower column pins down. A remainder ≤ 0 (published
+ * rounding against a tiny suppressed cut) leaves the cells suppressed; calibrate then ties them to a neighbour.
+ */
+export function fillSuppressed(
+  targets: CutTargets,
+  category: SpendingCategory,
+  dimension: CutDimension,
+  shares: Float64Array,
+  fittedMeans: Float64Array,
+): void {
+  const cuts = CUT_NAMES[dimension];
+  const pools: [string, readonly string[]][] = [...(POOLED_CUTS[dimension] ?? []), [ALL_CUS, cuts]];
+  for (const [column, pooled] of pools) {
+    const mean = targets.get(column)?.get(category);
+    if (mean === undefined) continue;
+    const missing: number[] = [];
+    let remainder = 0;
+    let fittedMissing = 0;
+    for (const cut of pooled) {
+      const j = cuts.indexOf(cut);
+      const value = targets.get(cut)!.get(category);
+      remainder += shares[j]! * mean;
+      if (value === undefined) {
+        missing.push(j);
+        fittedMissing += shares[j]! * fittedMeans[j]!;
+      } else remainder -= shares[j]! * value;
+    }
+    if (missing.length === 0 || !(remainder > 0)) continue;
+    for (const j of missing)
+      targets.get(cuts[j]!)!.set(category, (fittedMeans[j]! * remainder) / fittedMissing);
+  }
+}
+
+/** Weighted mean of `values` over the households of each of `m` cuts. */
+function cutMeans(values: Float64Array, w: Float64Array, member: Int32Array, m: number): Float64Array {
+  const sums = new Float64Array(m);
+  const totals = new Float64Array(m);
+  member.forEach((j, i) => {
+    if (j < 0) return;
+    sums[j]! += w[i]! * values[i]!;
+    totals[j]! += w[i]!;
+  });
+  return sums.map((s, j) => s / totals[j]!);
 }
 
 /** Piecewise-linear interpolation of log-factors at knots xs (ascending), flat outside. */

@@ -1,9 +1,9 @@
 /**
- * The calibration population (2014 households reweighted to the 2023 CU counts) and the filling of a
- * dimension's single suppressed cell from the all-CU mean, on small synthetic households.
+ * The calibration population (2014 households reweighted to the 2023 CU counts) and the filling of
+ * suppressed cells from the published pooled means (all-CU, 65 and older), on small synthetic households.
  */
 import { describe, expect, it } from 'vitest';
-import { CUT_NAMES, cutIndex, harmonizeLevels } from '../../../jobs/build-model/calibrate.js';
+import { CUT_NAMES, cutIndex, fillSuppressed, harmonizeLevels } from '../../../jobs/build-model/calibrate.js';
 import type { SpendingCategory } from '../../../jobs/build-model/ce-categories.js';
 import type { Household } from '../../../jobs/build-model/extract-households.js';
 import type { CutDimension, CutTargets } from '../../../jobs/build-model/published.js';
@@ -90,8 +90,38 @@ describe('calibration population', () => {
         return [d, t];
       }),
     ) as Record<CutDimension, CutTargets>;
-    const levelled = harmonizeLevels(population, [category], targets);
+    const flat = new Float64Array(population.length).fill(1);
+    const levelled = harmonizeLevels(population, [category], targets, [flat]);
     expect(levelled.tenure.get('Renter')!.get(category)).toBeCloseTo(100, 6);
     expect(levelled.tenure.get('Homeowner')!.get(category)).toBeCloseTo(200, 6);
+  });
+
+  it('fillSuppressed: pins 75+ by the published 65-and-older mean, splits the all-CU rest by the fitted means', () => {
+    const category = 'toys_and_hobbies' as SpendingCategory;
+    const shares = Float64Array.from([0.05, 0.15, 0.2, 0.2, 0.2, 0.12, 0.08]);
+    // Fitted structure: the under-25 cut is fitted at half the 45-54 cut.
+    const fitted = Float64Array.from([100, 300, 400, 200, 500, 600, 700]);
+    const published: [string, number | undefined][] = [
+      ['All consumer units', 1000],
+      ['Under 25 years', undefined],
+      ['25-34 years', 800],
+      ['35-44 years', 1200],
+      ['45-54 years', undefined],
+      ['55-64 years', 900],
+      ['65 years and older', 700],
+      ['65-74 years', 760],
+      ['75 years and older', undefined],
+    ];
+    const targets: CutTargets = new Map(
+      published.map(([cut, mean]) => [cut, new Map(mean === undefined ? [] : [[category, mean]])]),
+    );
+    fillSuppressed(targets, category, 'age', shares, fitted);
+    const mean = (cut: string) => targets.get(cut)!.get(category)!;
+    // 65+: (0.12 · 760 + 0.08 · x) / 0.2 = 700 → x = 610.
+    expect(mean('75 years and older')).toBeCloseTo(610, 9);
+    // All CUs: the two remaining cuts hold 1000 − 0.15·800 − 0.2·1200 − 0.2·900 − 0.2·700 = 320, split 1 : 2.
+    expect(mean('45-54 years')).toBeCloseTo(2 * mean('Under 25 years'), 9);
+    const total = CUT_NAMES.age.reduce((s, cut, j) => s + shares[j]! * mean(cut), 0);
+    expect(total).toBeCloseTo(1000, 9);
   });
 });
