@@ -50,8 +50,9 @@ export class TableSpendingModel implements SpendingModel {
   private readonly rppElasticity: Float64Array;
   /**
    * The price factors of every place seen, n per place, one place after another (place 0 is scratch for
-   * a geography that may change), and where the current geography's start. One array instead of one per
-   * place: the factors are read without first loading a typed array object, a likely cache miss.
+   * a geography that may change); `geoFactorAt` is where the current geography's factors start. One array
+   * instead of one per place: the factors are read without first loading a typed array object, a likely
+   * cache miss.
    */
   private placeFactors: Float64Array;
   private places = 1;
