@@ -38,23 +38,26 @@ export class Apportioner {
       for (let i = 0; i < CATEGORY_COUNT; i++) if (eligible[i] === 1) out[i] = 0;
       return false;
     }
-    bucketCounts.fill(0);
+    // A loop, not fill(0): the builtin's call costs more than the 64 stores.
+    for (let b = 0; b < BUCKETS; b++) {
+      bucketCounts[b] = 0;
+      lastInBucket[b] = -1;
+    }
     // One division, not one per category: divisions are the slowest step of this loop.
     const perWeight = total / weightSum;
     let count = 0;
     let floorSum = 0;
     for (let i = 0; i < CATEGORY_COUNT; i++) {
-      if (eligible[i] !== 1) {
-        // Below every fraction (they are ≥ 0) and outside every bucket.
-        fractionOf[i] = -1;
-        continue;
-      }
+      if (eligible[i] !== 1) continue;
       const quota = weights[i]! * perWeight;
       const whole = Math.floor(quota);
       out[i] = whole;
       floorSum += whole;
       const fraction = Math.floor((quota - whole) * FRACTION_STEPS);
-      bucketCounts[(fraction * BUCKET_SCALE) | 0]! += 1;
+      const bucket = (fraction * BUCKET_SCALE) | 0;
+      bucketCounts[bucket]! += 1;
+      previousInBucket[i] = lastInBucket[bucket]!;
+      lastInBucket[bucket] = i;
       fractionOf[i] = fraction;
       count++;
     }
@@ -63,20 +66,31 @@ export class Apportioner {
     if (leftover <= 0) return true;
     // The units go to the leftover largest fractions. Buckets are monotone in the fraction, so every
     // category in a bucket above the one where the counts from the top reach `leftover` gets a unit,
-    // none below it does, and only that bucket's few members need comparing.
+    // none below it does, and only that bucket's few members need comparing. Walking the buckets'
+    // lists visits only the categories that get a unit, not all 38.
     let bucket = BUCKETS - 1;
     let above = 0;
-    while (above + bucketCounts[bucket]! < leftover) above += bucketCounts[bucket--]!;
+    for (; above + bucketCounts[bucket]! < leftover; bucket--) {
+      above += bucketCounts[bucket]!;
+      for (let i = lastInBucket[bucket]!; i >= 0; i = previousInBucket[i]!) out[i]! += 1;
+    }
+    // A floor of −0 (a weight of −0; its fraction is 0, in bucket 0) becomes 0 like every other floor
+    // that gets no unit: the units used to be added to every category as 0 or 1.
+    if (bucket > 0) for (let i = lastInBucket[0]!; i >= 0; i = previousInBucket[i]!) out[i]! += 0;
     const low = bucket * BUCKET_WIDTH;
     const high = low + BUCKET_WIDTH;
+    // The threshold bucket's members in contract order (its list runs backwards), leaving out a NaN
+    // fraction (from an infinite weight), which no comparison selects.
     let members = 0;
-    for (let i = 0; i < CATEGORY_COUNT; i++) {
+    for (let i = lastInBucket[bucket]!; i >= 0; i = previousInBucket[i]!) {
       const fraction = fractionOf[i]!;
-      // Not even + 0 at the other indices: it would turn a given −0 into 0.
-      if (fraction < 0) continue;
-      // Random comparisons, so added as a number rather than branched on.
-      out[i]! += +(fraction >= high);
       if (fraction >= low && fraction < high) memberIndex[members++] = i;
+      else out[i]! += 0;
+    }
+    for (let j = 0, k = members - 1; j < k; j++, k--) {
+      const swap = memberIndex[j]!;
+      memberIndex[j] = memberIndex[k]!;
+      memberIndex[k] = swap;
     }
     for (let j = 0; j < members; j++) memberFraction[j] = fractionOf[memberIndex[j]!]!;
     const threshold = nthLargest(memberFraction, members, leftover - 1 - above);
@@ -90,7 +104,7 @@ export class Apportioner {
       else if (fraction === threshold && tied > 0) {
         out[i]! += 1;
         tied--;
-      }
+      } else out[i]! += 0;
     }
     return true;
   }
@@ -106,9 +120,12 @@ const BUCKET_SCALE = 1 / BUCKET_WIDTH;
 // Scratch buffers shared by every Apportioner: a call never yields or re-enters, and each worker thread
 // has its own module instance. Module constants, unlike instance fields, let the compiler drop the
 // bounds checks of these loops.
-/** Quantised fractional part of each eligible category's quota; -1 for the others. */
+/** Quantised fractional part of each eligible category's quota. */
 const fractionOf = new Float64Array(CATEGORY_COUNT);
 const bucketCounts = new Int32Array(BUCKETS);
+/** Each bucket's categories as a list from the last in contract order back (-1 ends a list). */
+const lastInBucket = new Int32Array(BUCKETS);
+const previousInBucket = new Int32Array(CATEGORY_COUNT);
 /** The categories in the threshold bucket, in contract order, and their fractions (reordered by selection). */
 const memberIndex = new Int32Array(CATEGORY_COUNT);
 const memberFraction = new Float64Array(CATEGORY_COUNT);

@@ -50,17 +50,25 @@ export class TableSpendingModel implements SpendingModel {
   private readonly area: Float64Array;
   private readonly rppComponent: Int32Array;
   private readonly rppElasticity: Float64Array;
-  private geoFactor: Float64Array;
+  /**
+   * The price factors of every place seen, n per place, one place after another (place 0 is scratch for
+   * a geography that may change); `geoFactorAt` is where the current geography's factors start. One array
+   * instead of one per place: the factors are read without first loading a typed array object, a likely
+   * cache miss.
+   */
+  private placeFactors: Float64Array;
+  private places = 1;
+  private geoFactorAt = 0;
   private readonly logRpp = new Float64Array(RPP_COMPONENTS.length);
   private lastGeo: Geography | null = null;
   /**
-   * Price factors per Geography object (the resolver shares frozen objects, so there are only as many
-   * as distinct places), and per distinct (price parities, region, area) so that places with the same
-   * inputs share one vector: a switch of geography is a WeakMap look-up, not 36 `exp` calls.
+   * Where the price factors start in `placeFactors`, per Geography object (the resolver shares frozen
+   * objects, so there are only as many as distinct places), and per distinct (price parities, region,
+   * area) so that places with the same inputs share one place: a switch of geography is a WeakMap
+   * look-up, not 36 `exp` calls.
    */
-  private readonly factorsByGeo = new WeakMap<Geography, Float64Array>();
-  private readonly factorsByRpp = new WeakMap<object, (Float64Array | undefined)[]>();
-  private readonly scratchFactor: Float64Array;
+  private readonly factorsAtByGeo = new WeakMap<Geography, number>();
+  private readonly factorsAtByRpp = new WeakMap<object, number[]>();
 
   constructor(artifact: ModelArtifact) {
     this.version = artifact.version;
@@ -105,8 +113,7 @@ export class TableSpendingModel implements SpendingModel {
     this.area = Float64Array.from(artifact.area);
     this.rppComponent = Int32Array.from(artifact.rppComponent);
     this.rppElasticity = Float64Array.from(artifact.rppElasticity);
-    this.scratchFactor = new Float64Array(n);
-    this.geoFactor = this.scratchFactor;
+    this.placeFactors = new Float64Array(n * PLACES_AT_FIRST);
   }
 
   predict(profile: Profile, geo: Geography, out: Float64Array): void {
@@ -165,7 +172,8 @@ export class TableSpendingModel implements SpendingModel {
 
     const composition = this.composition.row(profile, u);
     const factors = this.factorSegments;
-    const geoFactor = this.geoFactor;
+    const placeFactors = this.placeFactors;
+    const place = this.geoFactorAt;
     let first = firstRow * n * 2;
     let second = secondRow * n * 2;
     let total = 0;
@@ -174,7 +182,7 @@ export class TableSpendingModel implements SpendingModel {
         (factors[first]! + firstF * factors[first + 1]!) *
         (factors[second]! + secondF * factors[second + 1]!) *
         composition[c]!;
-      const value = out[c]! * demographic * geoFactor[c]!;
+      const value = out[c]! * demographic * placeFactors[place + c]!;
       out[c] = value;
       total += value;
     }
@@ -185,38 +193,48 @@ export class TableSpendingModel implements SpendingModel {
   }
 
   private updateGeo(geo: Geography): void {
-    let factors = this.factorsByGeo.get(geo);
-    if (factors === undefined) {
+    let at = this.factorsAtByGeo.get(geo);
+    if (at === undefined) {
       const regionSlot = geo.region === null ? UNKNOWN_REGION : (REGION_SLOT[geo.region] ?? UNKNOWN_REGION);
       const areaSlot = geo.urban === null ? UNKNOWN_AREA : geo.urban ? 1 : 0;
       const rpp = geo.rpp;
       if (Object.isFrozen(geo) && Object.isFrozen(rpp)) {
-        // Cached only for immutable inputs (the resolver's interned objects), so a vector cannot go stale.
-        let byPlace = this.factorsByRpp.get(rpp);
+        // Cached only for immutable inputs (the resolver's interned objects), so factors cannot go stale.
+        let byPlace = this.factorsAtByRpp.get(rpp);
         if (byPlace === undefined) {
-          byPlace = new Array<Float64Array | undefined>(REGION_SLOTS.length * AREA_SLOTS.length).fill(
-            undefined,
-          );
-          this.factorsByRpp.set(rpp, byPlace);
+          byPlace = new Array<number>(REGION_SLOTS.length * AREA_SLOTS.length).fill(-1);
+          this.factorsAtByRpp.set(rpp, byPlace);
         }
         const place = regionSlot * AREA_SLOTS.length + areaSlot;
-        factors = byPlace[place] ?? this.computeFactors(rpp, regionSlot, areaSlot, new Float64Array(this.n));
-        byPlace[place] = factors;
-        this.factorsByGeo.set(geo, factors);
+        at = byPlace[place]!;
+        if (at < 0) {
+          at = this.newPlace();
+          this.computeFactors(rpp, regionSlot, areaSlot, at);
+          byPlace[place] = at;
+        }
+        this.factorsAtByGeo.set(geo, at);
       } else {
-        factors = this.computeFactors(rpp, regionSlot, areaSlot, this.scratchFactor);
+        at = 0;
+        this.computeFactors(rpp, regionSlot, areaSlot, at);
       }
     }
-    this.geoFactor = factors;
+    this.geoFactorAt = at;
     this.lastGeo = geo;
   }
 
-  private computeFactors(
-    rpp: Geography['rpp'],
-    regionSlot: number,
-    areaSlot: number,
-    factors: Float64Array,
-  ): Float64Array {
+  /** Where a new place's factors go in `placeFactors`, which doubles when full. */
+  private newPlace(): number {
+    const at = this.places * this.n;
+    if (at + this.n > this.placeFactors.length) {
+      const grown = new Float64Array(this.placeFactors.length * 2);
+      grown.set(this.placeFactors);
+      this.placeFactors = grown;
+    }
+    this.places++;
+    return at;
+  }
+
+  private computeFactors(rpp: Geography['rpp'], regionSlot: number, areaSlot: number, at: number): void {
     const logRpp = this.logRpp;
     logRpp[0] = Math.log(rpp.all / 100);
     logRpp[1] = Math.log(rpp.goods / 100);
@@ -225,14 +243,16 @@ export class TableSpendingModel implements SpendingModel {
     logRpp[4] = Math.log(rpp.other / 100);
     for (let c = 0; c < this.n; c++) {
       const price = Math.exp(this.rppElasticity[c]! * logRpp[this.rppComponent[c]!]!);
-      factors[c] =
+      this.placeFactors[at + c] =
         price *
         this.region[c * REGION_SLOTS.length + regionSlot]! *
         this.area[c * AREA_SLOTS.length + areaSlot]!;
     }
-    return factors;
   }
 }
+
+/** Room for this many places' price factors before the first growth (a place is n doubles). */
+const PLACES_AT_FIRST = 256;
 
 function lerp(table: Float64Array, k: number, f: number): number {
   const lo = table[k]!;

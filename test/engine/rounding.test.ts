@@ -16,8 +16,24 @@ describe('roundHalfAwayFromZero', () => {
     expect(roundHalfAwayFromZero(x)).toBe(expected);
   });
 
-  it('never returns negative zero, so "-0" cannot reach a response', () => {
+  it('never returns negative zero for a negative number, so "-0" cannot reach a response', () => {
     expect(Object.is(roundHalfAwayFromZero(-0.2), 0)).toBe(true);
+  });
+
+  it.each([
+    [0],
+    [-0],
+    [Number.NaN],
+    [Number.POSITIVE_INFINITY],
+    [Number.NEGATIVE_INFINITY],
+    [Number.MIN_VALUE],
+    [2 ** 52 - 0.5],
+    [-(2 ** 52 - 0.5)],
+    [2 ** 53 + 2],
+    [1e8 + 0.5],
+  ])('rounds %d to the same double as Math.round of its magnitude, sign restored', (x) => {
+    const expected = x < 0 ? -Math.round(-x) + 0 : Math.round(x);
+    expect(Object.is(roundHalfAwayFromZero(x), expected)).toBe(true);
   });
 });
 
