@@ -73,10 +73,17 @@ export function compositionTerms(
   out[rest + 4] = isHomeowner === undefined ? 0 : isHomeowner ? 1 : 0;
 }
 
+/**
+ * Per profile, the weight of each household type: one-hot when the type is given (or the household has one
+ * member), else P(t | known fields). The model multiplies Σ_t weight_t · f_t into its category loop, so the
+ * mixture costs no pass of its own; with one-hot weights the sum is the given type's factor exactly (the
+ * other terms add +0).
+ */
 export class CompositionFactors {
-  private readonly n: number;
-  /** Per household type, its factor row [category]. */
-  private readonly byType: Float64Array[];
+  /** Factor per category and type, [category × 3 + type] in HOUSEHOLD_TYPES order (the artifact's layout). */
+  readonly factors: Float64Array;
+  /** The last profile's type weights, in HOUSEHOLD_TYPES order (a buffer owned by this object). */
+  readonly weights = new Float64Array(HOUSEHOLD_TYPES.length);
   private readonly logit: Float64Array;
   private readonly ageMin: number;
   private readonly ageMax: number;
@@ -84,31 +91,28 @@ export class CompositionFactors {
   private readonly uMin: number;
   private readonly uMax: number;
   private readonly terms = new Float64Array(COMPOSITION_TERMS);
-  private readonly mixture: Float64Array;
 
   constructor(artifact: ModelArtifact) {
-    const n = artifact.spendingCategories;
-    const types = HOUSEHOLD_TYPES.length;
-    this.n = n;
-    this.byType = HOUSEHOLD_TYPES.map((_, t) =>
-      Float64Array.from({ length: n }, (_, c) => artifact.composition[c * types + t]!),
-    );
+    this.factors = Float64Array.from(artifact.composition);
     this.logit = Float64Array.from(artifact.compositionLogit);
     this.ageMin = artifact.ageMin;
     this.ageMax = artifact.ageMax;
     this.sizeMax = artifact.sizeMax;
     this.uMin = artifact.incomeGrid.uMin;
     this.uMax = artifact.incomeGrid.uMin + (artifact.incomeGrid.points - 1) * artifact.incomeGrid.uStep;
-    this.mixture = new Float64Array(n);
   }
 
-  /** The profile's factor per category (a buffer owned by this object, valid until the next call). */
-  row(profile: Profile, u: number): Float64Array {
+  /** Sets `weights` for a profile with ln take-home `u`. */
+  weigh(profile: Profile, u: number): void {
+    const weights = this.weights;
     const type = profile.household_type;
-    if (type !== undefined) return this.byType[TYPE_INDEX[type]]!;
     const members = profile.household_members;
     const sizeKnown = members !== undefined && Number.isFinite(members);
-    if (sizeKnown && members <= 1) return this.byType[SINGLE]!;
+    if (type !== undefined || (sizeKnown && members <= 1)) {
+      const given = type === undefined ? SINGLE : TYPE_INDEX[type];
+      for (let t = 0; t < weights.length; t++) weights[t] = t === given ? 1 : 0;
+      return;
+    }
     const age = profile.age;
     const ageKnown = age !== undefined && Number.isFinite(age);
     const tenureKnown = profile.is_homeowner !== undefined;
@@ -123,13 +127,9 @@ export class CompositionFactors {
     const at = compositionPattern(ageKnown, sizeKnown, tenureKnown) * STAGES * COMPOSITION_TERMS;
     const married = this.probability(at);
     const oneParent = (1 - married) * this.probability(at + COMPOSITION_TERMS);
-    const single = 1 - married - oneParent;
-    const m = this.byType[TYPE_INDEX.married_couple]!;
-    const o = this.byType[TYPE_INDEX.one_parent]!;
-    const s = this.byType[SINGLE]!;
-    const out = this.mixture;
-    for (let c = 0; c < this.n; c++) out[c] = married * m[c]! + oneParent * o[c]! + single * s[c]!;
-    return out;
+    weights[TYPE_INDEX.married_couple] = married;
+    weights[TYPE_INDEX.one_parent] = oneParent;
+    weights[SINGLE] = 1 - married - oneParent;
   }
 
   private probability(at: number): number {

@@ -170,18 +170,28 @@ export class TableSpendingModel implements SpendingModel {
       secondF = 0;
     }
 
-    const composition = this.composition.row(profile, u);
+    const composition = this.composition;
+    composition.weigh(profile, u);
+    const typeFactors = composition.factors;
+    // Weights and factors in HOUSEHOLD_TYPES order: married couple, one parent, single or other.
+    const weights = composition.weights;
+    const married = weights[0]!;
+    const oneParent = weights[1]!;
+    const single = weights[2]!;
     const factors = this.factorSegments;
     const placeFactors = this.placeFactors;
     const place = this.geoFactorAt;
     let first = firstRow * n * 2;
     let second = secondRow * n * 2;
+    let types = 0;
     let total = 0;
-    for (let c = 0; c < n; c++, first += 2, second += 2) {
+    for (let c = 0; c < n; c++, first += 2, second += 2, types += 3) {
       const demographic =
         (factors[first]! + firstF * factors[first + 1]!) *
         (factors[second]! + secondF * factors[second + 1]!) *
-        composition[c]!;
+        (married * typeFactors[types]! +
+          oneParent * typeFactors[types + 1]! +
+          single * typeFactors[types + 2]!);
       const value = out[c]! * demographic * placeFactors[place + c]!;
       out[c] = value;
       total += value;

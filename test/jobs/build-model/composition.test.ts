@@ -57,7 +57,9 @@ describe('build-model household type', () => {
       sizeMax: 8,
       incomeGrid: { uMin: Math.log(1_000), uStep: 0.1, points: 60 },
     } as unknown as ModelArtifact;
-    const mixed = new CompositionFactors(artifact).row({ net_annual_income: 40_000 }, Math.log(40_000))[0]!;
+    const factors = new CompositionFactors(artifact);
+    factors.weigh({ net_annual_income: 40_000 }, Math.log(40_000));
+    const mixed = factors.weights.reduce((sum, weight, type) => sum + weight * factors.factors[type]!, 0);
     expect(mixed).toBeCloseTo((shares[0]! + 10 * shares[1]! + 100 * shares[2]!) / total, 6);
   });
 });
