@@ -44,8 +44,10 @@ const scoreOptions = {
   },
   workers: {
     type: 'number',
-    default: availableParallelism(),
-    describe: 'Worker threads for the local engine (0: main thread)',
+    // The main thread scores too whenever every worker is busy, so one core needs no worker of its own.
+    default: Math.max(1, availableParallelism() - 1),
+    describe:
+      'Worker threads for the local engine; the main thread also scores when they are all busy (0: main thread only)',
   },
   shard: {
     type: 'string',
@@ -148,7 +150,7 @@ async function startScorer(argv: ScoreArgs, layout: OutputLayout): Promise<Batch
       return new InProcessScorer(await loadEngineFrom(engine), layout);
     }
     const { WorkerPool } = await import('../../../jobs/score/worker-pool.js');
-    return WorkerPool.start(workers, { engine, layout });
+    return WorkerPool.start(workers, { engine, layout }, true);
   }
   if (argv['api-url'] === undefined) throw new Error('--engine remote needs --api-url');
   const apiKey = argv['api-key'] ?? process.env.OUTLAY_API_KEY;
