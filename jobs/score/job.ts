@@ -250,6 +250,12 @@ export async function runScoreJob(options: ScoreJobOptions): Promise<ScoreJobRes
     while (inFlight.length > 0) await writeOldest();
     progress.done();
     const scoringMs = performance.now() - scoringStarted;
+    // Workers (isolates, engines, heaps) go before the summary is expanded into sorted lists, the job's
+    // largest main-thread allocation: holding both was the peak RSS of long runs.
+    const { modelVersion, engineKind } = scorer;
+    const finishedScorer = scorer;
+    scorer = undefined;
+    await finishedScorer.close();
 
     await scored.end();
     const finishedAt = new Date();
@@ -259,8 +265,8 @@ export async function runScoreJob(options: ScoreJobOptions): Promise<ScoreJobRes
       summary.finish({
         input: options.input === '-' ? '-' : basename(options.input),
         shard: options.shard,
-        modelVersion: scorer.modelVersion,
-        engine: scorer.engineKind,
+        modelVersion,
+        engine: engineKind,
         startedAt: startedAt.toISOString(),
         finishedAt: finishedAt.toISOString(),
         timings: {

@@ -34,6 +34,12 @@ export const WORKER_RESOURCE_LIMITS = {
 
 /** One batch being scored and one waiting, so that no worker idles between batches. */
 const BATCHES_PER_WORKER = 2;
+/**
+ * Batches the main thread may have scored ahead of the oldest one still in a worker. With one, it scored
+ * one batch for every two of a worker's and then idled waiting for the worker; with two, its share grows
+ * to match the worker's when it has the time.
+ */
+const MAIN_THREAD_BATCHES = 2;
 
 interface Pending {
   resolve(batch: EncodedBatch): void;
@@ -73,9 +79,11 @@ export class WorkerPool implements BatchScorer {
     readonly modelVersion: string,
     /** Each worker's heap limit as its V8 reports it. */
     readonly heapLimitsMb: readonly number[],
-    private readonly mainThread: InProcessScorer | null,
+    /** Null once closed, so that its engine can be collected. */
+    private mainThread: InProcessScorer | null,
   ) {
-    this.parallelBatches = workers.length * BATCHES_PER_WORKER + (mainThread === null ? 0 : 1);
+    this.parallelBatches =
+      workers.length * BATCHES_PER_WORKER + (mainThread === null ? 0 : MAIN_THREAD_BATCHES);
   }
 
   /**
@@ -115,6 +123,7 @@ export class WorkerPool implements BatchScorer {
   }
 
   async close(): Promise<void> {
+    this.mainThread = null;
     for (const worker of this.workers) worker.thread.removeAllListeners('exit');
     await Promise.all(this.workers.map((worker) => worker.thread.terminate()));
   }
