@@ -3,49 +3,31 @@
  * them into yargs. Handlers report their outcome through `process.exitCode` (documented exit codes:
  * 0 success, 1 failure, 2 invalid request, 3 batch finished with rejects).
  */
-import yargs, { type Argv } from 'yargs';
+import yargs, { type Argv, type CommandModule } from 'yargs';
 
 /** Loads a command's module and adds the command to the parser. */
 type LoadCommand = () => Promise<(cli: Argv) => Argv>;
 
+/** yargs types each command by its own arguments; the parser only needs to be given it. */
+const adding =
+  <T>(command: CommandModule<object, T>) =>
+  (cli: Argv): Argv =>
+    cli.command(command);
+
 /**
  * The commands in help order, each loaded only when needed: a command's modules stay in memory for the
- * whole run, and loading all eight made the main thread of `outlay score` ~60 MB larger (engine, Fastify,
- * key management, report merging) for nothing.
+ * whole run, and loading all eight made the main thread of `outlay score` ~20 MB larger (engine, keys,
+ * report merging, sample generation) for nothing.
  */
 const COMMANDS: Record<string, LoadCommand> = {
-  score: async () => {
-    const { scoreCommand } = await import('./commands/score.js');
-    return (cli) => cli.command(scoreCommand);
-  },
-  budget: async () => {
-    const { budgetCommand } = await import('./commands/budget.js');
-    return (cli) => cli.command(budgetCommand);
-  },
-  model: async () => {
-    const { modelCommand } = await import('./commands/model.js');
-    return (cli) => cli.command(modelCommand);
-  },
-  serve: async () => {
-    const { serveCommand } = await import('./commands/serve.js');
-    return (cli) => cli.command(serveCommand);
-  },
-  keys: async () => {
-    const { keysCommand } = await import('./commands/keys.js');
-    return (cli) => cli.command(keysCommand);
-  },
-  merge: async () => {
-    const { mergeCommand } = await import('./commands/merge.js');
-    return (cli) => cli.command(mergeCommand);
-  },
-  sample: async () => {
-    const { sampleCommand } = await import('./commands/sample.js');
-    return (cli) => cli.command(sampleCommand);
-  },
-  'build-model': async () => {
-    const { buildModelCommand } = await import('./commands/build-model.js');
-    return (cli) => cli.command(buildModelCommand);
-  },
+  score: async () => adding((await import('./commands/score.js')).scoreCommand),
+  budget: async () => adding((await import('./commands/budget.js')).budgetCommand),
+  model: async () => adding((await import('./commands/model.js')).modelCommand),
+  serve: async () => adding((await import('./commands/serve.js')).serveCommand),
+  keys: async () => adding((await import('./commands/keys.js')).keysCommand),
+  merge: async () => adding((await import('./commands/merge.js')).mergeCommand),
+  sample: async () => adding((await import('./commands/sample.js')).sampleCommand),
+  'build-model': async () => adding((await import('./commands/build-model.js')).buildModelCommand),
 };
 
 /** The named command alone when the arguments start with one; otherwise all (help, or an unknown command). */
