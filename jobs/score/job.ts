@@ -6,7 +6,6 @@
 import { mkdir } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import type { Logger } from 'pino';
-import { openArrowSource } from '../../src/io/arrow-source.js';
 import {
   type ColumnMap,
   DEFAULT_COLUMN_MAP,
@@ -30,7 +29,7 @@ import type { EncodedBatch } from './encode.js';
 import { makeLayout, type OutputFormat, type OutputLayout, rejectsHeader } from './layout.js';
 import { createProgress } from './progress.js';
 import type { BatchScorer } from './scorer.js';
-import { ArrowScoredSink, CsvScoredSink, type ScoredSink, type SelectedBatch } from './sinks.js';
+import { CsvScoredSink, type ScoredSink, type SelectedBatch } from './sinks.js';
 import type { WorkBatch } from './work.js';
 
 export interface Shard {
@@ -118,7 +117,11 @@ export async function runScoreJob(options: ScoreJobOptions): Promise<ScoreJobRes
   const source: InputSource =
     inputFormat === 'csv'
       ? await openCsvSource(options.input, options.batchRows)
-      : await openArrowSource(options.input, options.batchRows);
+      : // Loaded on use, like the Arrow sink below: a CSV job never needs apache-arrow in memory.
+        await (await import('../../src/io/arrow-source.js')).openArrowSource(
+          options.input,
+          options.batchRows,
+        );
   const name = outputNameOf(options.input);
   const paths = {
     scored: join(options.outDir, `${name}.scored.${format}`),
@@ -176,7 +179,11 @@ export async function runScoreJob(options: ScoreJobOptions): Promise<ScoreJobRes
         scored:
           format === 'csv'
             ? await CsvScoredSink.create(paths.scored, layout)
-            : await ArrowScoredSink.create(paths.scored, layout, source.arrowFields ?? null),
+            : await (await import('./arrow-sink.js')).ArrowScoredSink.create(
+                paths.scored,
+                layout,
+                source.arrowFields ?? null,
+              ),
         rejects,
       };
     }
@@ -199,7 +206,7 @@ export async function runScoreJob(options: ScoreJobOptions): Promise<ScoreJobRes
       }
       rowsScored += encoded.scored;
       rowsRejected += encoded.rejectReasons.length;
-      rowsDone = batch.source.firstRow + batch.source.length - 1;
+      rowsDone = batch.firstRow + batch.length - 1;
       progress.update({
         rowsIn: rowsScored + rowsRejected,
         rowsRejected,
@@ -233,12 +240,22 @@ export async function runScoreJob(options: ScoreJobOptions): Promise<ScoreJobRes
       const result = scorer.score(workOf(seq++, batch, selection));
       // Awaited in order below; this handler only keeps an early failure from being reported as unhandled.
       result.catch(() => undefined);
-      inFlight.push({ result, batch: { source: batch, selection } });
+      const { firstRow, length } = batch;
+      inFlight.push({
+        result,
+        batch: { firstRow, length, source: scored.needsInput ? batch : null, selection },
+      });
       if (inFlight.length >= scorer.parallelBatches) await writeOldest();
     }
     while (inFlight.length > 0) await writeOldest();
     progress.done();
     const scoringMs = performance.now() - scoringStarted;
+    // Workers (isolates, engines, heaps) go before the summary is expanded into sorted lists, the job's
+    // largest main-thread allocation: holding both was the peak RSS of long runs.
+    const { modelVersion, engineKind } = scorer;
+    const finishedScorer = scorer;
+    scorer = undefined;
+    await finishedScorer.close();
 
     await scored.end();
     const finishedAt = new Date();
@@ -248,8 +265,8 @@ export async function runScoreJob(options: ScoreJobOptions): Promise<ScoreJobRes
       summary.finish({
         input: options.input === '-' ? '-' : basename(options.input),
         shard: options.shard,
-        modelVersion: scorer.modelVersion,
-        engine: scorer.engineKind,
+        modelVersion,
+        engine: engineKind,
         startedAt: startedAt.toISOString(),
         finishedAt: finishedAt.toISOString(),
         timings: {

@@ -10,7 +10,6 @@ import { DEFAULT_SCORE_KEY, type InvalidRequestBody } from '../contract/schemas.
 import { invalidRequest } from '../contract/validate.js';
 import { amountsForPeriod, PERIOD_NAMES, type Period } from '../engine/period.js';
 import type { Engine } from '../engine/types.js';
-import { loadEngine } from '../runtime/load-engine.js';
 
 export type OneOffOperation = 'budget' | 'model' | 'score';
 
@@ -61,6 +60,8 @@ export async function runOneOff(
   if (text === undefined) return 1;
   const body = parseJson(text);
   if (!body.ok) return print(body.error, 2);
+  // Loaded on use: `outlay score` shares these options but its batch job loads engines in its workers.
+  const { loadEngine } = await import('../runtime/load-engine.js');
   const engine = await loadEngine({ scoreKey: options.scoreKey });
   const result = run(engine, operation, body.value, options.period);
   return result.ok ? print(result.value, 0) : print(result.error, 2);

@@ -15,7 +15,7 @@ export async function openCsvSource(path: string, batchRows: number): Promise<In
   const fromStdin = path === '-';
   const name = fromStdin ? 'standard input' : path;
   const sizeBytes = fromStdin ? undefined : (await stat(path)).size;
-  const input: Readable = fromStdin ? process.stdin : createReadStream(path, { highWaterMark: 1 << 20 });
+  const input: Readable = fromStdin ? process.stdin : createReadStream(path, { highWaterMark: 1 << 16 });
   let bytesRead = 0;
   input.on('data', (chunk: Buffer) => {
     bytesRead += chunk.length;

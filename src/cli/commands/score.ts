@@ -9,15 +9,10 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { pino } from 'pino';
 import type { Argv, CommandModule, InferredOptionTypes } from 'yargs';
-import { DEFAULT_ENGINE_MODULE, loadEngineFrom } from '../../../jobs/score/engine-spec.js';
-import { runScoreJob, type Shard } from '../../../jobs/score/job.js';
+import { DEFAULT_ENGINE_MODULE } from '../../../jobs/score/engine-spec.js';
+import type { Shard } from '../../../jobs/score/job.js';
 import type { OutputLayout } from '../../../jobs/score/layout.js';
-import { InProcessScorer } from '../../../jobs/score/local-scorer.js';
-import { RemoteScorer } from '../../../jobs/score/remote-scorer.js';
 import type { BatchScorer } from '../../../jobs/score/scorer.js';
-import { WorkerPool } from '../../../jobs/score/worker-pool.js';
-import { loadGeoResolver } from '../../geo/load.js';
-import { RemoteClient } from '../../remote/client.js';
 import { DEFAULT_RETRY_POLICY } from '../../remote/retry-policy.js';
 import { oneOffOptions, runOneOff } from '../one-off.js';
 
@@ -49,8 +44,10 @@ const scoreOptions = {
   },
   workers: {
     type: 'number',
-    default: availableParallelism(),
-    describe: 'Worker threads for the local engine (0: main thread)',
+    // The main thread scores too whenever every worker is busy, so one core needs no worker of its own.
+    default: Math.max(1, availableParallelism() - 1),
+    describe:
+      'Worker threads for the local engine; the main thread also scores when they are all busy (0: main thread only)',
   },
   shard: {
     type: 'string',
@@ -112,6 +109,8 @@ async function runBatch(argv: ScoreArgs): Promise<number> {
     throw new Error('score: name an input file (.csv, .arrow, or - for CSV on stdin)');
   const logger = pino({ level: argv['log-level'], base: { command: 'score' } }, pino.destination(2));
   const scoreKey = argv['score-key'];
+  // Loaded here, not at the top: the main thread keeps only what the chosen engine needs in memory.
+  const { runScoreJob } = await import('../../../jobs/score/job.js');
   const result = await runScoreJob({
     input: argv.input,
     outDir: argv.out,
@@ -143,15 +142,26 @@ async function startScorer(argv: ScoreArgs, layout: OutputLayout): Promise<Batch
       options: argv.model === undefined ? { scoreKey } : { scoreKey, modelPath: resolve(argv.model) },
     };
     const workers = nonNegativeInteger('--workers', argv.workers);
-    return workers === 0
-      ? new InProcessScorer(await loadEngineFrom(engine), layout)
-      : WorkerPool.start(workers, { engine, layout });
+    if (workers === 0) {
+      const [{ InProcessScorer }, { loadEngineFrom }] = await Promise.all([
+        import('../../../jobs/score/local-scorer.js'),
+        import('../../../jobs/score/engine-spec.js'),
+      ]);
+      return new InProcessScorer(await loadEngineFrom(engine), layout);
+    }
+    const { WorkerPool } = await import('../../../jobs/score/worker-pool.js');
+    return WorkerPool.start(workers, { engine, layout }, true);
   }
   if (argv['api-url'] === undefined) throw new Error('--engine remote needs --api-url');
   const apiKey = argv['api-key'] ?? process.env.OUTLAY_API_KEY;
   if (apiKey === undefined || apiKey === '')
     throw new Error('--engine remote needs --api-key or env OUTLAY_API_KEY');
   const concurrency = positiveInteger('--concurrency', argv.concurrency);
+  const [{ RemoteClient }, { RemoteScorer }, { loadGeoResolver }] = await Promise.all([
+    import('../../remote/client.js'),
+    import('../../../jobs/score/remote-scorer.js'),
+    import('../../geo/load.js'),
+  ]);
   const client = new RemoteClient({
     baseUrl: argv['api-url'],
     apiKey,

@@ -1,0 +1,110 @@
+/**
+ * Arrow output: assembled column by column from the typed arrays the scorers build, passing the input's
+ * own Arrow columns through untouched when every row of a batch was scored. A module of its own so that
+ * CSV jobs never load apache-arrow.
+ */
+import type { DataType } from 'apache-arrow';
+import {
+  type Data,
+  Field,
+  Float64,
+  Int32,
+  makeData,
+  RecordBatch,
+  RecordBatchFileWriter,
+  Schema,
+  Struct,
+  Utf8,
+} from 'apache-arrow';
+import { CATEGORY_COUNT } from '../../src/contract/categories.js';
+import { cellAt, type SourceBatch } from '../../src/io/input-source.js';
+import { OutputFile } from '../../src/io/output-file.js';
+import { type Utf8Buffers, Utf8ColumnBuilder } from '../../src/io/utf8-column.js';
+import { takeRows } from './arrow-take.js';
+import { cellText, type EncodedBatch } from './encode.js';
+import { DERIVED_COLUMNS, type OutputLayout } from './layout.js';
+import type { ScoredSink, SelectedBatch } from './sinks.js';
+
+const DERIVED_TYPES: readonly DataType[] = [
+  ...Array.from({ length: 2 * CATEGORY_COUNT + 1 }, () => new Int32()),
+  new Float64(),
+  new Float64(),
+  new Utf8(),
+  new Utf8(),
+  new Utf8(),
+];
+
+export class ArrowScoredSink implements ScoredSink {
+  readonly needsInput = true;
+  private readonly writer = new RecordBatchFileWriter();
+  private readonly pump: Promise<void>;
+  private wroteBatch = false;
+
+  private constructor(
+    readonly file: OutputFile,
+    private readonly schema: Schema,
+  ) {
+    this.pump = (async () => {
+      for await (const chunk of this.writer) await file.write(chunk);
+    })();
+    // Surfaced by end(); without a handler here a write error would be an unhandled rejection first.
+    this.pump.catch(() => undefined);
+  }
+
+  static async create(
+    path: string,
+    layout: OutputLayout,
+    inputFields: readonly Field[] | null,
+  ): Promise<ArrowScoredSink> {
+    const passthrough = inputFields ?? layout.header.map((name) => new Field(name, new Utf8(), true));
+    const derived = DERIVED_COLUMNS.map(
+      (name, i) => new Field(name, DERIVED_TYPES[i]!, name === 'state' || name === 'cbsa'),
+    );
+    return new ArrowScoredSink(await OutputFile.create(path), new Schema([...passthrough, ...derived]));
+  }
+
+  async write(encoded: EncodedBatch, batch: SelectedBatch): Promise<void> {
+    const columns = encoded.columns!;
+    const k = encoded.scored;
+    const sourceRows = sourceRowsOf(encoded.scoredIndex, batch.selection);
+    const source = batch.source!;
+    const children: Data[] = [];
+    for (let c = 0; c < this.schema.fields.length - DERIVED_COLUMNS.length; c++)
+      children.push(passthroughColumn(source, c, sourceRows, k));
+    const int32 = (values: Int32Array) => makeData({ type: new Int32(), length: k, data: values });
+    for (let c = 0; c < CATEGORY_COUNT; c++)
+      children.push(int32(columns.budget.subarray(c * k, (c + 1) * k)));
+    for (let c = 0; c < CATEGORY_COUNT; c++) children.push(int32(columns.model.subarray(c * k, (c + 1) * k)));
+    children.push(int32(columns.psa));
+    children.push(makeData({ type: new Float64(), length: k, data: columns.score }));
+    children.push(makeData({ type: new Float64(), length: k, data: columns.savingsScore }));
+    for (const strings of [columns.geoLevel, columns.state, columns.cbsa]) children.push(utf8Data(strings));
+    const struct = makeData({ type: new Struct(this.schema.fields), length: k, nullCount: 0, children });
+    this.writer.write(new RecordBatch(this.schema, struct));
+    this.wroteBatch = true;
+  }
+
+  async end(): Promise<void> {
+    // An input without rows still gets a valid file that carries the schema.
+    if (!this.wroteBatch) this.writer.write(new RecordBatch(this.schema));
+    this.writer.finish();
+    await this.pump;
+  }
+}
+
+/** Row index in the source batch of each scored row. */
+function sourceRowsOf(scoredIndex: Int32Array, selection: Int32Array | null): Int32Array {
+  return selection === null ? scoredIndex : scoredIndex.map((i) => selection[i]!);
+}
+
+function passthroughColumn(source: SourceBatch, column: number, rows: Int32Array, k: number): Data {
+  if (source.arrow !== undefined) {
+    const vector = source.arrow.getChildAt(column)!;
+    return k === source.length ? vector.data[0]! : takeRows(vector, rows);
+  }
+  const text = new Utf8ColumnBuilder(k);
+  for (const row of rows) text.add(cellText(cellAt(source.cells, row, column)));
+  return utf8Data(text.finish());
+}
+
+const utf8Data = (buffers: Utf8Buffers): Data => makeData({ type: new Utf8(), ...buffers });
