@@ -88,9 +88,15 @@ export const invalidRequest = (errors: ErrorItem[]): InvalidRequestBody => ({
  * Field combinations the schema cannot express and no household has: a married couple or a parent with a
  * child is at least two people (in CE 2014 every one-member consumer unit is FAM_TYPE 8, single).
  */
-function contradictions(demographics: Demographics): ErrorItem[] {
+function contradicts(demographics: Demographics): boolean {
   const type = demographics.household_type;
-  if (type === undefined || type === 'single_or_other' || demographics.household_members !== 1) return [];
+  return type !== undefined && type !== 'single_or_other' && demographics.household_members === 1;
+}
+
+/** The errors of `contradicts`, for the slow path. */
+function contradictions(demographics: Demographics): ErrorItem[] {
+  if (!contradicts(demographics)) return [];
+  const type = demographics.household_type;
   return [
     {
       path: '/demographics/household_type',
@@ -107,7 +113,7 @@ function contradictions(demographics: Demographics): ErrorItem[] {
 export function checkRequest(body: unknown): ValidRequest | undefined {
   if (!isPlainValid(body) && !compiled.Check(body)) return undefined;
   const request = body as OperationRequest;
-  if (contradictions(request.demographics).length > 0) return undefined;
+  if (contradicts(request.demographics)) return undefined;
   const zip = request.demographics.zip;
   const normalised =
     zip.length === 5
