@@ -5,7 +5,43 @@
  * Memory is proportional to the number of distinct values (plus a fixed-size window), never to the number
  * of rows.
  */
-export type CountEntries = readonly (readonly [value: number, count: number])[];
+
+/**
+ * A count map's contents sorted by value, as two parallel typed arrays (16 bytes per distinct value). A
+ * summary holds hundreds of thousands of distinct PSAs over its cohorts: as one `[value, count]` array
+ * each, they were ~70 bytes apiece and the largest allocation at the end of a 10-million-row run.
+ */
+export class SortedCounts {
+  /** Distinct values, ascending. */
+  readonly values: Float64Array;
+  /** `counts[i]` is the number of times `values[i]` was added (≥ 1). */
+  readonly counts: Float64Array;
+
+  constructor(values: Float64Array, counts: Float64Array) {
+    if (values.length !== counts.length)
+      throw new Error(`sorted counts: ${values.length} values but ${counts.length} counts`);
+    this.values = values;
+    this.counts = counts;
+  }
+
+  get length(): number {
+    return this.values.length;
+  }
+
+  /** Sum of the counts: the number of values added. */
+  total(): number {
+    let total = 0;
+    for (let i = 0; i < this.counts.length; i++) total += this.counts[i]!;
+    return total;
+  }
+
+  /** From `[value, count]` pairs in any order (as read from a summary file); repeated values add up. */
+  static fromPairs(pairs: Iterable<readonly [value: number, count: number]>): SortedCounts {
+    const map = new CountMap();
+    for (const [value, count] of pairs) map.add(value, count);
+    return map.sorted();
+  }
+}
 
 /**
  * Most values fall in a narrow band (scores are 0–1000, PSAs cluster around the median), so those are
@@ -54,23 +90,35 @@ export class CountMap {
     return true;
   }
 
-  addAll(other: CountMap): void {
-    this.addEntries(other.entries());
+  addSorted(sorted: SortedCounts): void {
+    for (let i = 0; i < sorted.length; i++) this.add(sorted.values[i]!, sorted.counts[i]!);
   }
 
-  addEntries(entries: Iterable<readonly [value: number, count: number]>): void {
-    for (const [value, count] of entries) this.add(value, count);
-  }
-
-  /** Entries sorted by value, so that serialised summaries are deterministic. */
-  entries(): [value: number, count: number][] {
-    const out: [number, number][] = [...this.#sparse];
+  /** The contents sorted by value, so that serialised summaries are deterministic. */
+  sorted(): SortedCounts {
     const dense = this.#dense;
+    let distinct = this.#sparse.size;
+    for (let slot = 0; slot < dense.length; slot++) if (dense[slot]! > 0) distinct++;
+    const values = new Float64Array(distinct);
+    const counts = new Float64Array(distinct);
+    // The window never covers a value of the sparse map (it was only sent there because the window could
+    // not reach it, and the window only grows in span up to that limit): sparse values lie below the window
+    // or above it, so the sorted sparse values are merged around the window's in-order slots.
+    const sparse = Float64Array.from(this.#sparse.keys()).sort();
+    let next = 0;
+    let s = 0;
+    const take = (value: number, count: number) => {
+      values[next] = value;
+      counts[next] = count;
+      next++;
+    };
+    for (; s < sparse.length && sparse[s]! < this.#low; s++) take(sparse[s]!, this.#sparse.get(sparse[s]!)!);
     for (let slot = 0; slot < dense.length; slot++) {
       const count = dense[slot]!;
-      if (count > 0) out.push([this.#low + slot, count]);
+      if (count > 0) take(this.#low + slot, count);
     }
-    return out.sort((a, b) => a[0] - b[0]);
+    for (; s < sparse.length; s++) take(sparse[s]!, this.#sparse.get(sparse[s]!)!);
+    return new SortedCounts(values, counts);
   }
 }
 
@@ -98,37 +146,33 @@ export function nearestRank(count: number, percentile: number): number {
   return Math.max(1, Math.ceil((percentile * count) / 100));
 }
 
-/** Count, exact sum, extremes and nearest-rank percentiles of sorted entries, in one pass; null when empty. */
-export function describeEntries(sorted: CountEntries): DistributionFacts | null {
-  const first = sorted[0];
-  const last = sorted[sorted.length - 1];
-  if (first === undefined || last === undefined) return null;
+/** Count, exact sum, extremes and nearest-rank percentiles, in one pass; null when empty. */
+export function describeEntries(sorted: SortedCounts): DistributionFacts | null {
+  const { values, counts, length } = sorted;
+  if (length === 0) return null;
   let count = 0;
   let sum = 0n;
-  for (const [value, n] of sorted) {
-    count += n;
-    sum += BigInt(value) * BigInt(n);
+  for (let i = 0; i < length; i++) {
+    count += counts[i]!;
+    sum += BigInt(values[i]!) * BigInt(counts[i]!);
   }
   const percentiles = {} as Record<Percentile, number>;
   let index = 0;
-  let cumulative = sorted[0]?.[1] ?? 0;
+  let cumulative = counts[0]!;
   for (const p of PERCENTILES) {
     const rank = nearestRank(count, p);
     while (cumulative < rank) {
       index += 1;
-      cumulative += sorted[index]?.[1] ?? 0;
+      cumulative += counts[index]!;
     }
-    percentiles[p] = sorted[index]?.[0] ?? last[0];
+    percentiles[p] = values[index]!;
   }
-  return { count, sum, min: first[0], max: last[0], percentiles };
+  return { count, sum, min: values[0]!, max: values[length - 1]!, percentiles };
 }
 
 /** Number of values strictly below `bound` (values ≥ bound are not counted). */
-export function countBelow(sorted: CountEntries, bound: number): number {
+export function countBelow(sorted: SortedCounts, bound: number): number {
   let below = 0;
-  for (const [value, n] of sorted) {
-    if (value >= bound) break;
-    below += n;
-  }
+  for (let i = 0; i < sorted.length && sorted.values[i]! < bound; i++) below += sorted.counts[i]!;
   return below;
 }

@@ -2,8 +2,12 @@
  * The shape of `<name>.summary.json`, defined once; the types are derived from it and `outlay merge`
  * validates every input against it. Everything but `distribution` and `meta` is derived from the
  * `distribution` count maps, which are what make summaries mergeable exactly.
+ *
+ * The types are the decoded (in-memory) ones: a distribution is held as `SortedCounts` (two typed arrays),
+ * and written and read as a list of `[value, count]` pairs.
  */
-import Type, { type Static, type TSchema } from 'typebox';
+import Type, { type Static, type StaticDecode, type TSchema } from 'typebox';
+import { SortedCounts } from './count-map.js';
 
 export const SUMMARY_FORMAT = 'outlay-summary';
 export const SUMMARY_VERSION = 1;
@@ -12,7 +16,10 @@ const Count = Type.Integer({ minimum: 0 });
 const OrNull = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 /** [value, count] pairs sorted by value. */
-const CountEntries = Type.Array(Type.Tuple([Type.Integer(), Type.Integer({ minimum: 1 })]));
+const CountEntries = Type.Decode(
+  Type.Array(Type.Tuple([Type.Integer(), Type.Integer({ minimum: 1 })])),
+  (pairs) => SortedCounts.fromPairs(pairs),
+);
 
 const Percentiles = Type.Object(
   {
@@ -140,11 +147,11 @@ export const Summary = Type.Object(
   { additionalProperties: false },
 );
 
-export type Summary = Static<typeof Summary>;
+export type Summary = StaticDecode<typeof Summary>;
 export type SummaryMetaJson = Static<typeof Meta>;
-export type CohortStats = Static<typeof CohortStats>;
-export type Cohort = Static<typeof Cohort>;
-export type DimensionSummary = Static<typeof DimensionSummary>;
+export type CohortStats = StaticDecode<typeof CohortStats>;
+export type Cohort = StaticDecode<typeof Cohort>;
+export type DimensionSummary = StaticDecode<typeof DimensionSummary>;
 export type PsaStatistics = Static<typeof PsaStatistics>;
 export type ScoreStatistics = Static<typeof ScoreStatistics>;
 export type HistogramBin = Static<typeof Bin>;

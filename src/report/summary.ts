@@ -154,12 +154,12 @@ export function mergeSummaries(summaries: readonly Summary[]): Summary {
 
   const state = new SummaryState(dimensionsFor(first.group_by));
   for (const summary of summaries) {
-    state.overall.addAll(CohortAccumulator.fromDistribution(summary.overall.distribution));
+    state.overall.addDistribution(summary.overall.distribution);
     for (const [reason, count] of Object.entries(summary.counts.rejected_by_reason))
       state.addRejected(reason, count);
     summary.dimensions.forEach((dimension, i) => {
       for (const cohort of dimension.cohorts) {
-        state.cohort(i, cohort.value).addAll(CohortAccumulator.fromDistribution(cohort.distribution));
+        state.cohort(i, cohort.value).addDistribution(cohort.distribution);
       }
     });
   }
