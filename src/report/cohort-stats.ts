@@ -33,6 +33,12 @@ export class CohortAccumulator {
     this.scoreX10.addSorted(distribution.score_x10);
     this.savingsScoreX10.addSorted(distribution.savings_score_x10);
   }
+
+  addAll(other: CohortAccumulator): void {
+    this.psa.addAll(other.psa);
+    this.scoreX10.addAll(other.scoreX10);
+    this.savingsScoreX10.addAll(other.savingsScoreX10);
+  }
 }
 
 /** Score bands of the report, on the ×10 scale: <60, 60–70, 70–80, 80–90, ≥90 (each [from, to)). */

@@ -82,6 +82,20 @@ describe('CountMap', () => {
       }),
     );
   });
+
+  it('when a count passes 2^32 − 1, keeps it exact', () => {
+    const map = new CountMap();
+    map.add(4, 3);
+    map.add(5, 0xffff_fff0);
+    map.add(5, 0x20);
+    map.add(5, 2 ** 40);
+    map.add(6);
+    expect(pairsOf(map.sorted())).toEqual([
+      [4, 3],
+      [5, 0xffff_fff0 + 0x20 + 2 ** 40],
+      [6, 1],
+    ]);
+  });
 });
 
 describe('SortedCounts.fromPairs', () => {
