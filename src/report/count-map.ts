@@ -48,9 +48,13 @@ export class SortedCounts {
  * counted in a dense window of a typed array indexed by value: a batch run adds 12 values per row, and with
  * hundreds of thousands of distinct PSAs spread over many cohorts a Map lookup per add was the batch job's
  * largest main-thread cost. Values the window cannot reach without passing DENSE_MAX_SPAN go to a Map.
+ * A map starts without a window, in the Map, until it holds WINDOW_AFTER distinct values: `--group-by`
+ * cohorts (a ZIP code, say) often hold a handful of rows, and a window of up to DENSE_MAX_SPAN slots for
+ * each of their three maps took gigabytes (200,000 rows grouped by ZIP: 2.4 GB peak RSS).
  */
 const DENSE_MAX_SPAN = 1 << 15;
 const DENSE_INITIAL_SPAN = 1 << 10;
+const WINDOW_AFTER = 64;
 /**
  * The window's slots are 32-bit: half the memory of 64-bit ones, and so fewer cache misses, which are most
  * of an add's cost (a PSA lands at a random slot of a window of up to 128 KB per cohort). A count that
@@ -59,7 +63,10 @@ const DENSE_INITIAL_SPAN = 1 << 10;
 const SLOT_MAX = 0xffff_ffff;
 
 export class CountMap {
-  /** Counts of the values `#low … #low + #dense.length - 1` (at most SLOT_MAX each; the rest in #sparse). */
+  /**
+   * Counts of the values `#low … #low + #dense.length - 1`, at most SLOT_MAX each; the rest of a value's
+   * count is in #sparse, and so is that of a value added before the window existed.
+   */
   #dense = new Uint32Array(0);
   #low = 0;
   readonly #sparse = new Map<number, number>();
@@ -69,7 +76,7 @@ export class CountMap {
     if (!Number.isSafeInteger(count) || count < 1)
       throw new Error(`count map: count ${count} is not a positive integer`);
     const covered = value - this.#low >= 0 && value - this.#low < this.#dense.length;
-    if (covered || this.#widenTo(value)) {
+    if (covered || (this.#sparse.size >= WINDOW_AFTER && this.#widenTo(value))) {
       const slot = value - this.#low;
       const total = this.#dense[slot]! + count;
       if (total <= SLOT_MAX) {
@@ -122,8 +129,8 @@ export class CountMap {
     for (let slot = 0; slot < dense.length; slot++) if (dense[slot]! > 0) bound++;
     const values = new Float64Array(bound);
     const counts = new Float64Array(bound);
-    // Merges the window's slots (in value order) with the sorted Map values; a value in both (a count
-    // past SLOT_MAX) becomes one entry.
+    // Merges the window's slots (in value order) with the sorted Map values; a value in both becomes one
+    // entry.
     let length = 0;
     let s = 0;
     const take = (value: number, count: number) => {
