@@ -45,9 +45,9 @@ export class SortedCounts {
 
 /**
  * Most values fall in a narrow band (scores are 0–1000, PSAs cluster around the median), so those are
- * counted in a dense window of a typed array indexed by value: a batch run adds 12 values per row, and with
- * hundreds of thousands of distinct PSAs spread over many cohorts a Map lookup per add was the batch job's
- * largest main-thread cost. Values the window cannot reach without passing DENSE_MAX_SPAN go to a Map.
+ * counted in a dense window of a typed array indexed by value: a batch run adds 12 values per row (more with
+ * --group-by), and with hundreds of thousands of distinct PSAs spread over many cohorts a Map lookup per add
+ * was the batch job's largest main-thread cost. Values the window cannot reach without passing DENSE_MAX_SPAN go to a Map.
  * A map starts without a window, in the Map, until it holds WINDOW_AFTER distinct values: `--group-by`
  * cohorts (a ZIP code, say) often hold a handful of rows, and a window of up to DENSE_MAX_SPAN slots for
  * each of their three maps took gigabytes (200,000 rows grouped by ZIP: 2.4 GB peak RSS).

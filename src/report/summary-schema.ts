@@ -3,11 +3,11 @@
  * validates every input against it. Everything but `distribution` and `meta` is derived from the
  * `distribution` count maps, which are what make summaries mergeable exactly.
  *
- * The types are the decoded (in-memory) ones: a distribution is held as `SortedCounts` (two typed arrays),
- * and written and read as a list of `[value, count]` pairs.
+ * The exported types are the in-memory ones: the file lists each distribution as `[value, count]` pairs,
+ * and memory holds it as `SortedCounts` (two typed arrays); everything else is the same in both.
  */
-import Type, { type Static, type StaticDecode, type TSchema } from 'typebox';
-import { SortedCounts } from './count-map.js';
+import Type, { type Static, type TSchema } from 'typebox';
+import type { SortedCounts } from './count-map.js';
 
 export const SUMMARY_FORMAT = 'outlay-summary';
 export const SUMMARY_VERSION = 1;
@@ -16,10 +16,7 @@ const Count = Type.Integer({ minimum: 0 });
 const OrNull = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 /** [value, count] pairs sorted by value. */
-const CountEntries = Type.Decode(
-  Type.Array(Type.Tuple([Type.Integer(), Type.Integer({ minimum: 1 })])),
-  (pairs) => SortedCounts.fromPairs(pairs),
-);
+const CountEntries = Type.Array(Type.Tuple([Type.Integer(), Type.Integer({ minimum: 1 })]));
 
 const Percentiles = Type.Object(
   {
@@ -147,11 +144,20 @@ export const Summary = Type.Object(
   { additionalProperties: false },
 );
 
-export type Summary = StaticDecode<typeof Summary>;
+/** A summary as summary.json holds it. */
+export type SummaryJson = Static<typeof Summary>;
+export type DistributionJson = Static<typeof Distribution>;
+
+export type Distribution = { readonly [K in keyof DistributionJson]: SortedCounts };
+type WithDistribution<T> = Omit<T, 'distribution'> & { distribution: Distribution };
+export type CohortStats = WithDistribution<Static<typeof CohortStats>>;
+export type Cohort = WithDistribution<Static<typeof Cohort>>;
+export type DimensionSummary = Omit<Static<typeof DimensionSummary>, 'cohorts'> & { cohorts: Cohort[] };
+export type Summary = Omit<SummaryJson, 'overall' | 'dimensions'> & {
+  overall: CohortStats;
+  dimensions: DimensionSummary[];
+};
 export type SummaryMetaJson = Static<typeof Meta>;
-export type CohortStats = StaticDecode<typeof CohortStats>;
-export type Cohort = StaticDecode<typeof Cohort>;
-export type DimensionSummary = StaticDecode<typeof DimensionSummary>;
 export type PsaStatistics = Static<typeof PsaStatistics>;
 export type ScoreStatistics = Static<typeof ScoreStatistics>;
 export type HistogramBin = Static<typeof Bin>;
