@@ -83,7 +83,7 @@ function writePairs(sorted: SortedCounts, indent: string, out: ChunkedText): voi
   out.push(`\n${indent}]`);
 }
 
-/** JSON.stringify's indented layout (two spaces) for plain JSON data, which is what a Summary is. */
+/** JSON.stringify's indented layout (two spaces) for plain JSON data and SortedCounts (as their pairs). */
 function writeValue(value: unknown, indent: string, out: ChunkedText): void {
   if (value === null || typeof value !== 'object') {
     out.push(scalarText(value));
