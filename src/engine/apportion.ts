@@ -15,6 +15,8 @@ export class Apportioner {
   private total = 0;
   private weightSum = 0;
   private perWeight = 0;
+  private floorSum = 0;
+  private count = 0;
 
   /**
    * Writes whole amounts summing to `total` (a whole number ≥ 0) into `out` at the indices where
@@ -25,28 +27,22 @@ export class Apportioner {
     let weightSum = 0;
     for (let i = 0; i < CATEGORY_COUNT; i++) if (eligible[i] === 1) weightSum += weights[i]!;
     this.begin(total, weightSum);
-    let floorSum = 0;
-    let count = 0;
-    for (let i = 0; i < CATEGORY_COUNT; i++) {
-      if (eligible[i] !== 1) continue;
-      floorSum += this.floor(i, weights[i]!, out);
-      count++;
-    }
-    return this.finish(floorSum, count, eligible, out);
+    for (let i = 0; i < CATEGORY_COUNT; i++) if (eligible[i] === 1) this.floor(i, weights[i]!, out);
+    return this.finish(eligible, out);
   }
 
   /**
    * `apportion` in three steps, for a caller that visits the categories anyway (the budget): `begin`
    * with the eligible weights' sum in index order (the same double `apportion` would compute, so that
-   * the result is the same), then `floor` for every eligible category in index order, then `finish`
-   * with the sum of the floors and their count. (The caller keeps the two in locals: kept in fields,
-   * each category's update waited for the previous one's store.)
+   * the result is the same), then `floor` for every eligible category in index order, then `finish`.
    */
   begin(total: number, weightSum: number): void {
     this.total = total;
     this.weightSum = weightSum;
     // One division, not one per category: divisions are the slowest step of the floors.
     this.perWeight = total / weightSum;
+    this.floorSum = 0;
+    this.count = 0;
     // A loop, not fill(0): the builtin's call costs more than the stores.
     for (let b = 0; b < BUCKETS; b++) {
       bucketCounts[b] = 0;
@@ -54,31 +50,29 @@ export class Apportioner {
     }
   }
 
-  /** Writes the floor of category `i`'s quota into `out[i]`, files its fractional part, returns the floor. */
-  floor(i: number, weight: number, out: Float64Array): number {
+  /** Writes the floor of category `i`'s quota into `out[i]` and files its fractional part. */
+  floor(i: number, weight: number, out: Float64Array): void {
     const quota = weight * this.perWeight;
     const whole = Math.floor(quota);
     out[i] = whole;
+    this.floorSum += whole;
     const fraction = Math.floor((quota - whole) * FRACTION_STEPS);
     const bucket = (fraction * BUCKET_SCALE) | 0;
     bucketCounts[bucket]! += 1;
     previousInBucket[i] = lastInBucket[bucket]!;
     lastInBucket[bucket] = i;
     fractionOf[i] = fraction;
-    return whole;
+    this.count++;
   }
 
-  /**
-   * Adds the leftover units to the floors, given the floors' sum and count (in index order); `eligible`
-   * and the return value are as for `apportion`.
-   */
-  finish(floorSum: number, count: number, eligible: Uint8Array, out: Float64Array): boolean {
+  /** Adds the leftover units to the floors; `eligible` and the return value are as for `apportion`. */
+  finish(eligible: Uint8Array, out: Float64Array): boolean {
     if (!(this.weightSum > 0)) {
       for (let i = 0; i < CATEGORY_COUNT; i++) if (eligible[i] === 1) out[i] = 0;
       return false;
     }
-    // Floors lose less than one unit per category, so the leftover is a whole number below `count`.
-    const leftover = Math.min(this.total - floorSum, count);
+    // Floors lose less than one unit per category, so the leftover is a whole number below the count.
+    const leftover = Math.min(this.total - this.floorSum, this.count);
     if (leftover <= 0) return true;
     // The units go to the leftover largest fractions. Buckets are monotone in the fraction, so every
     // category in a bucket above the one where the counts from the top reach `leftover` gets a unit,

@@ -39,8 +39,6 @@ export class BudgetAllocator {
     const { fillable, apportioner } = this;
     apportioner.begin(Math.max(0, roundHalfAwayFromZero(netIncome) - givenWhole), fillableWeight);
     let spending = 0;
-    let floorSum = 0;
-    let filled = 0;
     for (let i = 0; i < CATEGORY_COUNT; i++) {
       const weight = modeled[i]!;
       modelOut[i] = roundHalfAwayFromZero(weight);
@@ -56,11 +54,10 @@ export class BudgetAllocator {
       } else {
         fillable[i] = 1;
         spending += weight;
-        floorSum += apportioner.floor(i, weight, out);
-        filled++;
+        apportioner.floor(i, weight, out);
       }
     }
-    apportioner.finish(floorSum, filled, fillable, out);
+    apportioner.finish(fillable, out);
     return spending;
   }
 }
