@@ -5,10 +5,10 @@ import { roundHalfAwayFromZero } from './rounding.js';
 /**
  * Copies a validated request's fixed expenses into `amounts`/`isGiven` (CATEGORIES order) and returns
  * their sum in whole units (each amount rounded), which the budget leaves out of the income it shares.
- * Only the given keys are visited, since most requests fix a handful of categories or none; the order
- * does not matter for the sum, which is exact: at most 38 whole amounts of at most `LIMITS.amountMax` (10^8) each, far below
- * 2^53. A key present with the value `undefined` (possible from library callers, never from JSON) counts
- * as not given.
+ * Only the given keys are visited, since most requests fix a handful of categories or none; their order
+ * does not matter for the sum, which is exact: at most 38 whole amounts of at most `LIMITS.amountMax`
+ * (10^8) each stay far below 2^53. A key present with the value `undefined` (possible from library
+ * callers, never from JSON) counts as not given.
  */
 export function readGivenBudget(
   budget: GivenBudget | undefined,
