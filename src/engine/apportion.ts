@@ -46,7 +46,8 @@ export class Apportioner {
     // A loop, not fill(0): the builtin's call costs more than the stores.
     for (let b = 0; b < BUCKETS; b++) {
       bucketCounts[b] = 0;
-      lastInBucket[b] = -1;
+      lowMembers[b] = 0;
+      highMembers[b] = 0;
     }
   }
 
@@ -59,8 +60,9 @@ export class Apportioner {
     const fraction = Math.floor((quota - whole) * FRACTION_STEPS);
     const bucket = (fraction * BUCKET_SCALE) | 0;
     bucketCounts[bucket]! += 1;
-    previousInBucket[i] = lastInBucket[bucket]!;
-    lastInBucket[bucket] = i;
+    // Shifts count modulo 32: bit i of the low word for i < 32, bit i − 32 of the high word after.
+    if (i < 32) lowMembers[bucket]! |= 1 << i;
+    else highMembers[bucket]! |= 1 << i;
     fractionOf[i] = fraction;
     this.count++;
   }
@@ -76,31 +78,38 @@ export class Apportioner {
     if (leftover <= 0) return true;
     // The units go to the leftover largest fractions. Buckets are monotone in the fraction, so every
     // category in a bucket above the one where the counts from the top reach `leftover` gets a unit,
-    // none below it does, and only that bucket's few members need comparing. Walking the buckets'
-    // lists visits only the categories that get a unit, not all 38.
+    // none below it does, and only that bucket's few members need comparing. The members of the buckets
+    // above are gathered as bits, so the walk of the buckets has no inner loop to mispredict, and only
+    // the categories that get a unit are visited.
     let bucket = BUCKETS - 1;
     let above = 0;
+    let low = 0;
+    let high = 0;
     for (; above + bucketCounts[bucket]! < leftover; bucket--) {
       above += bucketCounts[bucket]!;
-      for (let i = lastInBucket[bucket]!; i >= 0; i = previousInBucket[i]!) out[i]! += 1;
+      low |= lowMembers[bucket]!;
+      high |= highMembers[bucket]!;
     }
+    addToMembers(low, 0, 1, out);
+    addToMembers(high, 32, 1, out);
     // A floor of −0 (a weight of −0; its fraction is 0, in bucket 0) becomes 0 like every other floor
     // that gets no unit: the units used to be added to every category as 0 or 1.
-    if (bucket > 0) for (let i = lastInBucket[0]!; i >= 0; i = previousInBucket[i]!) out[i]! += 0;
-    const low = bucket * BUCKET_WIDTH;
-    const high = low + BUCKET_WIDTH;
-    // The threshold bucket's members in contract order (its list runs backwards), leaving out a NaN
-    // fraction (from an infinite weight), which no comparison selects.
-    let members = 0;
-    for (let i = lastInBucket[bucket]!; i >= 0; i = previousInBucket[i]!) {
-      const fraction = fractionOf[i]!;
-      if (fraction >= low && fraction < high) memberIndex[members++] = i;
-      else out[i]! += 0;
+    if (bucket > 0) {
+      addToMembers(lowMembers[0]!, 0, 0, out);
+      addToMembers(highMembers[0]!, 32, 0, out);
     }
-    for (let j = 0, k = members - 1; j < k; j++, k--) {
-      const swap = memberIndex[j]!;
-      memberIndex[j] = memberIndex[k]!;
-      memberIndex[k] = swap;
+    const lowest = bucket * BUCKET_WIDTH;
+    const highest = lowest + BUCKET_WIDTH;
+    // The threshold bucket's members in contract order (low bits first), leaving out a NaN fraction
+    // (from an infinite weight), which no comparison selects.
+    let members = 0;
+    for (let word = 0; word < 2; word++) {
+      for (let bits = word === 0 ? lowMembers[bucket]! : highMembers[bucket]!; bits !== 0; bits &= bits - 1) {
+        const i = 32 * word + 31 - Math.clz32(bits & -bits);
+        const fraction = fractionOf[i]!;
+        if (fraction >= lowest && fraction < highest) memberIndex[members++] = i;
+        else out[i]! += 0;
+      }
     }
     for (let j = 0; j < members; j++) memberFraction[j] = fractionOf[memberIndex[j]!]!;
     const threshold = nthLargest(memberFraction, members, leftover - 1 - above);
@@ -137,12 +146,17 @@ const BUCKET_SCALE = 1 / BUCKET_WIDTH;
 /** Quantised fractional part of each eligible category's quota. */
 const fractionOf = new Float64Array(CATEGORY_COUNT);
 const bucketCounts = new Int32Array(BUCKETS);
-/** Each bucket's categories as a list from the last in contract order back (-1 ends a list). */
-const lastInBucket = new Int32Array(BUCKETS);
-const previousInBucket = new Int32Array(CATEGORY_COUNT);
+/** Each bucket's categories as bits: categories 0–31 in the low word, 32 and up in the high word. */
+const lowMembers = new Int32Array(BUCKETS);
+const highMembers = new Int32Array(BUCKETS);
 /** The categories in the threshold bucket, in contract order, and their fractions (reordered by selection). */
 const memberIndex = new Int32Array(CATEGORY_COUNT);
 const memberFraction = new Float64Array(CATEGORY_COUNT);
+
+/** Adds `units` (1, or 0 to turn −0 into 0) to the categories `first` + the positions of `bits`'s set bits. */
+function addToMembers(bits: number, first: number, units: number, out: Float64Array): void {
+  for (let rest = bits; rest !== 0; rest &= rest - 1) out[first + 31 - Math.clz32(rest & -rest)]! += units;
+}
 
 /** The value at zero-based position `n` of `values[0..count)` sorted in descending order (reorders values). */
 function nthLargest(values: Float64Array, count: number, n: number): number {
