@@ -146,6 +146,8 @@ const BUCKET_SCALE = 1 / BUCKET_WIDTH;
 /** Quantised fractional part of each eligible category's quota. */
 const fractionOf = new Float64Array(CATEGORY_COUNT);
 const bucketCounts = new Int32Array(BUCKETS);
+// Two 32-bit words of members per bucket hold up to 64 categories.
+if (CATEGORY_COUNT > 64) throw new Error('outlay: the apportionment holds at most 64 categories');
 /** Each bucket's categories as bits: categories 0–31 in the low word, 32 and up in the high word. */
 const lowMembers = new Int32Array(BUCKETS);
 const highMembers = new Int32Array(BUCKETS);
