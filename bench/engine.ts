@@ -72,26 +72,37 @@ const measured = Object.fromEntries(
 // Each stage's inputs are the previous stages' outputs, computed once beforehand for every profile.
 const geographies = requests.map((request) => geo.resolve(request.demographics.zip));
 const givens = requests.map((request) => {
-  const given = { amounts: new Float64Array(CATEGORY_COUNT), isGiven: new Uint8Array(CATEGORY_COUNT) };
-  readGivenBudget(request.budget, given.amounts, given.isGiven);
-  return given;
+  const amounts = new Float64Array(CATEGORY_COUNT);
+  const isGiven = new Uint8Array(CATEGORY_COUNT);
+  return { amounts, isGiven, whole: readGivenBudget(request.budget, amounts, isGiven) };
 });
 const modeled = requests.map((request, i) => {
-  const out = new Float64Array(CATEGORY_COUNT);
-  model.predict(request.demographics, geographies[i]!, out);
-  out[OTHER_DEBT_INDEX] = 0;
-  return out;
+  const amounts = new Float64Array(CATEGORY_COUNT);
+  const fillableWeight = model.predict(request.demographics, geographies[i]!, amounts, givens[i]!.isGiven);
+  amounts[OTHER_DEBT_INDEX] = 0;
+  return { amounts, fillableWeight };
 });
 const given = new Float64Array(CATEGORY_COUNT);
 const isGiven = new Uint8Array(CATEGORY_COUNT);
 const amounts = new Float64Array(CATEGORY_COUNT);
 const modelAmounts = new Float64Array(CATEGORY_COUNT);
 const allocator = new BudgetAllocator();
-const spendings = requests.map((request, i) => {
-  const { amounts: fixed, isGiven: fixedFlags } = givens[i]!;
-  const netIncome = request.demographics.net_annual_income;
-  return allocator.allocate(netIncome, fixed, fixedFlags, modeled[i]!, amounts, modelAmounts);
-});
+const allocate = (i: number): number => {
+  const { amounts: fixed, isGiven: fixedFlags, whole } = givens[i]!;
+  const { amounts: weights, fillableWeight } = modeled[i]!;
+  const netIncome = requests[i]!.demographics.net_annual_income;
+  return allocator.allocate(
+    netIncome,
+    fixed,
+    fixedFlags,
+    whole,
+    weights,
+    fillableWeight,
+    amounts,
+    modelAmounts,
+  );
+};
+const spendings = requests.map((_, i) => allocate(i));
 const scoreRecord = fixedKeyRecord([PSA_KEY, engine.scoreKey, SAVINGS_SCORE_KEY]);
 const scoreStrings = ['', '', ''];
 const figureSets = requests.map((request, i) => {
@@ -105,21 +116,17 @@ const figureSets = requests.map((request, i) => {
 });
 
 const evaluationStages: Record<string, (i: number) => void> = {
-  'fixed expenses (request → buffers)': (i) => {
-    readGivenBudget(requests[i]!.budget, given, isGiven);
-    sink[0]! += isGiven[0]!;
+  'fixed expenses (request → buffers, their sum in whole units)': (i) => {
+    sink[0]! += readGivenBudget(requests[i]!.budget, given, isGiven);
   },
   'geography (ZIP → area, price parities)': (i) => {
     sink[0]! += geo.resolve(requests[i]!.demographics.zip).rpp.all;
   },
-  'model (prediction)': (i) => {
-    model.predict(requests[i]!.demographics, geographies[i]!, amounts);
-    sink[0]! += amounts[0]!;
+  'model (prediction, and the weight sum of the categories to fill)': (i) => {
+    sink[0]! += model.predict(requests[i]!.demographics, geographies[i]!, amounts, givens[i]!.isGiven);
   },
   "budget (allocation; model in whole units and the score's spending in the same pass)": (i) => {
-    const { amounts: fixed, isGiven: fixedFlags } = givens[i]!;
-    const netIncome = requests[i]!.demographics.net_annual_income;
-    sink[0]! += allocator.allocate(netIncome, fixed, fixedFlags, modeled[i]!, amounts, modelAmounts);
+    sink[0]! += allocate(i);
   },
   'score (PSA, scores)': (i) => {
     const { amounts: fixed, isGiven: fixedFlags } = givens[i]!;

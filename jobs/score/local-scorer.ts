@@ -1,27 +1,54 @@
 /** Scores a batch with an in-process engine: used by the worker threads, and on the main thread with --workers 0. */
 import type { LocalEngine } from '../../src/engine/types.js';
-import { BatchEncoder, type EncodedBatch } from './encode.js';
+import type { CellGrid } from '../../src/io/input-source.js';
+import { ReusedRequest } from '../../src/io/row-request.js';
+import { BatchEncoder, type EncodedBatch, type RowOutcome } from './encode.js';
 import type { OutputLayout } from './layout.js';
 import type { BatchScorer } from './scorer.js';
 import { prepareRow, type WorkBatch } from './work.js';
 
-export function scoreBatchLocally(engine: LocalEngine, layout: OutputLayout, batch: WorkBatch): EncodedBatch {
-  const encoder = new BatchEncoder(layout, batch.seq, batch.cells, batch.rowNumbers);
-  for (let i = 0; i < batch.rowNumbers.length; i++) {
-    const row = prepareRow(layout, batch.cells, i);
-    if (!row.ok) {
-      encoder.add(i, row);
-      continue;
-    }
-    const result = engine.householdFigures(row.body);
-    encoder.add(
-      i,
-      result.ok
-        ? { ok: true, value: result.value, demographics: row.body.demographics }
-        : { ok: false, errors: result.error.errors },
-    );
+/**
+ * A scorer's engine with the request body it refills for every row. A row the fast path cannot score (an
+ * unreadable cell, a body the engine refuses) is taken again the general way, with a body of its own, so
+ * that its errors are exactly those `prepareRow` and the engine report.
+ */
+export class LocalScoring {
+  private readonly request: ReusedRequest;
+
+  constructor(
+    readonly engine: LocalEngine,
+    private readonly layout: OutputLayout,
+  ) {
+    this.request = new ReusedRequest(layout.plan);
   }
-  return encoder.finish();
+
+  scoreBatch(batch: WorkBatch): EncodedBatch {
+    const { engine, layout, request } = this;
+    const { cells } = batch;
+    const encoder = new BatchEncoder(layout, batch.seq, cells, batch.rowNumbers);
+    const width = layout.header.length;
+    for (let i = 0; i < batch.rowNumbers.length; i++) {
+      const whole = cells.kind === 'columns' || cells.rows[i]!.length === width;
+      if (whole && request.fill(cells, i)) {
+        const result = engine.householdFigures(request.body);
+        if (result.ok) {
+          encoder.addScored(i, result.value, request.body.demographics);
+          continue;
+        }
+      }
+      encoder.add(i, scoreRow(engine, layout, cells, i));
+    }
+    return encoder.finish();
+  }
+}
+
+function scoreRow(engine: LocalEngine, layout: OutputLayout, cells: CellGrid, index: number): RowOutcome {
+  const row = prepareRow(layout, cells, index);
+  if (!row.ok) return row;
+  const result = engine.householdFigures(row.body);
+  return result.ok
+    ? { ok: true, value: result.value, demographics: row.body.demographics }
+    : { ok: false, errors: result.error.errors };
 }
 
 /** The engine on the main thread (`--workers 0`): no thread hand-off, for small files and debugging. */
@@ -29,17 +56,18 @@ export class InProcessScorer implements BatchScorer {
   readonly engineKind = 'local';
   readonly parallelBatches = 1;
 
-  constructor(
-    private readonly engine: LocalEngine,
-    private readonly layout: OutputLayout,
-  ) {}
+  private readonly scoring: LocalScoring;
+
+  constructor(engine: LocalEngine, layout: OutputLayout) {
+    this.scoring = new LocalScoring(engine, layout);
+  }
 
   get modelVersion(): string {
-    return this.engine.modelVersion;
+    return this.scoring.engine.modelVersion;
   }
 
   async score(batch: WorkBatch): Promise<EncodedBatch> {
-    return scoreBatchLocally(this.engine, this.layout, batch);
+    return this.scoring.scoreBatch(batch);
   }
 
   async close(): Promise<void> {}

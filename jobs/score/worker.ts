@@ -7,7 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { EncodedBatch } from './encode.js';
 import { type EngineSpec, loadEngineFrom } from './engine-spec.js';
 import type { OutputLayout } from './layout.js';
-import { scoreBatchLocally } from './local-scorer.js';
+import { LocalScoring } from './local-scorer.js';
 import type { WorkBatch } from './work.js';
 
 /** The first message of a worker: its engine is loaded. */
@@ -27,6 +27,7 @@ const port = parentPort;
 if (port === null) throw new Error('jobs/score/worker.js must run as a worker thread');
 const setup = workerData as WorkerSetup;
 const engine = await loadEngineFrom(setup.engine);
+const scoring = new LocalScoring(engine, setup.layout);
 port.postMessage({
   ready: true,
   modelVersion: engine.modelVersion,
@@ -34,7 +35,7 @@ port.postMessage({
 } satisfies WorkerReady);
 
 port.on('message', (batch: WorkBatch) => {
-  const encoded = scoreBatchLocally(engine, setup.layout, batch);
+  const encoded = scoring.scoreBatch(batch);
   port.postMessage(encoded, transferables(encoded));
 });
 

@@ -9,8 +9,10 @@ import { roundHalfAwayFromZero } from './rounding.js';
  * are 0 unless given. When the given amounts exceed the income the filled categories are 0 and the
  * budget adds up to more than the income — the shortfall stays visible instead of going negative.
  *
- * The model amounts and the spending the score subtracts read the same given and modeled amounts, so
- * they are computed in the same pass over the categories rather than in one pass each.
+ * The model amounts, the floors of the apportionment and the spending the score subtracts read the same
+ * given and modeled amounts, so they are computed in one pass over the categories rather than in one
+ * pass each; the two sums that pass needs first come from the steps before it (`readGivenBudget`, the
+ * model's `predict`).
  */
 export class BudgetAllocator {
   private readonly apportioner = new Apportioner();
@@ -19,28 +21,30 @@ export class BudgetAllocator {
   /**
    * Writes the budget into `out` and the modeled amounts in whole units into `modelOut`, and returns
    * the spending of the saving ability (`monthlySavingAbility`): every category but savings, given
-   * amounts as sent and modeled ones otherwise. `modeled` must hold 0 for other debt payments.
+   * amounts as sent and modeled ones otherwise. `modeled` must hold 0 for other debt payments;
+   * `givenWhole` is the sum of the given amounts rounded to whole units, and `fillableWeight` the sum of
+   * the modeled amounts of the categories to fill (neither given, nor savings, nor other debt
+   * payments), in index order.
    */
   allocate(
     netIncome: number,
     given: Float64Array,
     isGiven: Uint8Array,
+    givenWhole: number,
     modeled: Float64Array,
+    fillableWeight: number,
     out: Float64Array,
     modelOut: Float64Array,
   ): number {
-    const { fillable } = this;
-    let fixed = 0;
-    let weightSum = 0;
+    const { fillable, apportioner } = this;
+    apportioner.begin(Math.max(0, roundHalfAwayFromZero(netIncome) - givenWhole), fillableWeight);
     let spending = 0;
     for (let i = 0; i < CATEGORY_COUNT; i++) {
       const weight = modeled[i]!;
       modelOut[i] = roundHalfAwayFromZero(weight);
       if (isGiven[i] === 1) {
         const amount = given[i]!;
-        const whole = roundHalfAwayFromZero(amount);
-        out[i] = whole;
-        fixed += whole;
+        out[i] = roundHalfAwayFromZero(amount);
         fillable[i] = 0;
         if (i !== SAVINGS_INDEX) spending += amount;
       } else if (i === SAVINGS_INDEX || i === OTHER_DEBT_INDEX) {
@@ -49,18 +53,11 @@ export class BudgetAllocator {
         fillable[i] = 0;
       } else {
         fillable[i] = 1;
-        // Summed in index order over the filled categories, as Apportioner.apportion would.
-        weightSum += weight;
         spending += weight;
+        apportioner.floor(i, weight, out);
       }
     }
-    this.apportioner.apportionSummed(
-      Math.max(0, roundHalfAwayFromZero(netIncome) - fixed),
-      weightSum,
-      modeled,
-      fillable,
-      out,
-    );
+    apportioner.finish(fillable, out);
     return spending;
   }
 }

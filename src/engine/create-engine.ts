@@ -56,12 +56,21 @@ export function createEngine({ model, geo, config }: EngineParts): LocalEngine {
   function householdFiguresOf(request: ValidRequest): HouseholdFigures {
     const { demographics } = request;
     const netIncome = demographics.net_annual_income;
-    readGivenBudget(request.budget, given, isGiven);
+    const givenWhole = readGivenBudget(request.budget, given, isGiven);
     const geography = geo.resolve(demographics.zip);
-    model.predict(demographics, geography, modeled);
+    const fillableWeight = model.predict(demographics, geography, modeled, isGiven);
     // The contract fixes other debt payments at 0 unless given, whatever the artifact says.
     modeled[OTHER_DEBT_INDEX] = 0;
-    const spending = allocator.allocate(netIncome, given, isGiven, modeled, budgetAmounts, modelAmounts);
+    const spending = allocator.allocate(
+      netIncome,
+      given,
+      isGiven,
+      givenWhole,
+      modeled,
+      fillableWeight,
+      budgetAmounts,
+      modelAmounts,
+    );
     writeScoreValues(
       netIncome,
       spending,

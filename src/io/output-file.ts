@@ -65,20 +65,17 @@ export class OutputFile {
 
   async flush(): Promise<void> {
     if (this.pendingBytes === 0) return;
-    const chunk =
-      this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending, this.pendingBytes);
-    this.pending = [];
+    let chunks = this.pending;
     const length = this.pendingBytes;
+    this.pending = [];
     this.pendingBytes = 0;
+    // Gathered by the kernel: joining the chunks first copied every output byte once more (an Arrow
+    // batch is hundreds of small buffers).
     let offset = 0;
     while (offset < length) {
-      const { bytesWritten } = await this.handle.write(
-        chunk,
-        offset,
-        length - offset,
-        this.writtenBytes + offset,
-      );
+      const { bytesWritten } = await this.handle.writev(chunks, this.writtenBytes + offset);
       offset += bytesWritten;
+      if (offset < length) chunks = unwritten(chunks, bytesWritten);
     }
     this.writtenBytes += length;
   }
@@ -107,6 +104,14 @@ export class OutputFile {
     this.closed = true;
     await this.handle.close();
   }
+}
+
+/** What is left of `chunks` after the first `written` bytes (a short write, e.g. more chunks than IOV_MAX). */
+function unwritten(chunks: readonly Buffer[], written: number): Buffer[] {
+  let skipped = 0;
+  let first = 0;
+  while (skipped + chunks[first]!.byteLength <= written) skipped += chunks[first++]!.byteLength;
+  return [chunks[first]!.subarray(written - skipped), ...chunks.slice(first + 1)];
 }
 
 /**

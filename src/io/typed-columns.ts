@@ -36,10 +36,31 @@ export type TypedColumn =
 
 const decoder = new TextDecoder();
 
+/** Longest cell built code unit by code unit; longer ones cost less through the decoder. */
+const SHORT_TEXT_BYTES = 16;
+
 export function typedCellAt(column: TypedColumn, row: number): Cell {
   if (column.nulls?.[row] === 1) return null;
   if (column.kind === 'numbers') return column.values[row];
-  return decoder.decode(column.data.subarray(column.valueOffsets[row], column.valueOffsets[row + 1]));
+  const { data, valueOffsets } = column;
+  const start = valueOffsets[row]!;
+  const end = valueOffsets[row + 1]!;
+  const short = end - start <= SHORT_TEXT_BYTES ? shortAscii(data, start, end) : undefined;
+  return short ?? decoder.decode(data.subarray(start, end));
+}
+
+/**
+ * A short all-ASCII cell (a ZIP code, a household type) as a string, or undefined for any other byte. The
+ * decoder's call and the view it needs cost more than these few bytes: it was most of reading a row.
+ */
+function shortAscii(data: Uint8Array, start: number, end: number): string | undefined {
+  let text = '';
+  for (let i = start; i < end; i++) {
+    const byte = data[i]!;
+    if (byte > 0x7f) return undefined;
+    text += String.fromCharCode(byte);
+  }
+  return text;
 }
 
 /** The buffers a posted batch can hand over instead of copying. */

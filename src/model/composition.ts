@@ -124,17 +124,23 @@ export class CompositionFactors {
       this.terms,
       0,
     );
-    const at = compositionPattern(ageKnown, sizeKnown, tenureKnown) * STAGES * COMPOSITION_TERMS;
-    const married = this.probability(at);
-    const oneParent = (1 - married) * this.probability(at + COMPOSITION_TERMS);
-    weights[TYPE_INDEX.married_couple] = married;
-    weights[TYPE_INDEX.one_parent] = oneParent;
-    weights[SINGLE] = 1 - married - oneParent;
-  }
-
-  private probability(at: number): number {
-    let z = 0;
-    for (let j = 0; j < COMPOSITION_TERMS; j++) z += this.logit[at + j]! * this.terms[j]!;
-    return 1 / (1 + Math.exp(-z));
+    const marriedAt = compositionPattern(ageKnown, sizeKnown, tenureKnown) * STAGES * COMPOSITION_TERMS;
+    const oneParentAt = marriedAt + COMPOSITION_TERMS;
+    const { logit, terms } = this;
+    // Both stages' logits in one loop: two independent sums, each in the same order as alone.
+    let zMarried = 0;
+    let zOneParent = 0;
+    for (let j = 0; j < COMPOSITION_TERMS; j++) {
+      const term = terms[j]!;
+      zMarried += logit[marriedAt + j]! * term;
+      zOneParent += logit[oneParentAt + j]! * term;
+    }
+    const pMarried = logisticOf(zMarried);
+    const pOneParent = (1 - pMarried) * logisticOf(zOneParent);
+    weights[TYPE_INDEX.married_couple] = pMarried;
+    weights[TYPE_INDEX.one_parent] = pOneParent;
+    weights[SINGLE] = 1 - pMarried - pOneParent;
   }
 }
+
+const logisticOf = (z: number): number => 1 / (1 + Math.exp(-z));

@@ -116,7 +116,7 @@ export class TableSpendingModel implements SpendingModel {
     this.placeFactors = new Float64Array(n * PLACES_AT_FIRST);
   }
 
-  predict(profile: Profile, geo: Geography, out: Float64Array): void {
+  predict(profile: Profile, geo: Geography, out: Float64Array, excluded: Uint8Array = NONE_EXCLUDED): number {
     const n = this.n;
     const points = this.points;
     const takeHome = profile.net_annual_income;
@@ -185,6 +185,7 @@ export class TableSpendingModel implements SpendingModel {
     let second = secondRow * n * 2;
     let types = 0;
     let total = 0;
+    let included = 0;
     for (let c = 0; c < n; c++, first += 2, second += 2, types += 3) {
       const demographic =
         (factors[first]! + firstF * factors[first + 1]!) *
@@ -195,11 +196,14 @@ export class TableSpendingModel implements SpendingModel {
       const value = out[c]! * demographic * placeFactors[place + c]!;
       out[c] = value;
       total += value;
+      // Adding +0 for an excluded category gives the same double as skipping it: a sum from +0 is never −0.
+      included += excluded[c] === 1 ? 0 : value;
     }
     for (let c = n; c < CATEGORY_COUNT; c++) out[c] = 0;
     const left = takeHome - total;
     out[SAVINGS_INDEX] = Math.max(left, 0);
     out[OTHER_DEBT_INDEX] = 0;
+    return included;
   }
 
   private updateGeo(geo: Geography): void {
@@ -260,6 +264,9 @@ export class TableSpendingModel implements SpendingModel {
     }
   }
 }
+
+/** `predict`'s default: no category excluded from the sum it returns. */
+const NONE_EXCLUDED = new Uint8Array(CATEGORY_COUNT);
 
 /** Room for this many places' price factors before the first growth (a place is n doubles). */
 const PLACES_AT_FIRST = 256;

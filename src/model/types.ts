@@ -16,9 +16,14 @@ export interface Profile {
  * one into `out` (length 38, CATEGORIES order), full precision, in the artifact's price year:
  * `savings` = max(0, net income − modeled spending), `other_debt_payments` = 0.
  * It allocates nothing, so the batch job can call it millions of times per second.
+ *
+ * It returns the sum of the spending categories' amounts (every category but savings and other debt
+ * payments) whose flag in `excluded` (CATEGORIES order; default none) is not 1, added in CATEGORIES order:
+ * the weight the budget shares the income by when `excluded` flags the given categories, summed while
+ * the amounts are computed so that the budget needs no pass of its own for it.
  */
 export interface SpendingModel {
   readonly version: string;
   readonly priceYear: number;
-  predict(profile: Profile, geo: Geography, out: Float64Array): void;
+  predict(profile: Profile, geo: Geography, out: Float64Array, excluded?: Uint8Array): number;
 }

@@ -279,7 +279,7 @@ describe('household (batch entry point)', () => {
       ...model,
       predict: (...args) => {
         calls++;
-        model.predict(...args);
+        return model.predict(...args);
       },
     };
     createEngine({ model: counting, geo: fakeGeo }).household(request());

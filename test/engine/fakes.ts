@@ -21,15 +21,18 @@ export function fakeModel(scale = 0.8): SpendingModel {
   return {
     version: 'fake-1',
     priceYear: 2024,
-    predict(profile: Profile, _geo: Geography, out: Float64Array) {
+    predict(profile: Profile, _geo: Geography, out: Float64Array, excluded?: Uint8Array) {
       let spending = 0;
+      let included = 0;
       for (let i = 0; i < CATEGORY_COUNT; i++) {
         const amount = shareOf(CATEGORIES[i]!) * profile.net_annual_income * scale;
         out[i] = amount;
         spending += amount;
+        if (i !== SAVINGS_INDEX && i !== OTHER_DEBT_INDEX && excluded?.[i] !== 1) included += amount;
       }
       out[OTHER_DEBT_INDEX] = 0;
       out[SAVINGS_INDEX] = Math.max(0, profile.net_annual_income - spending);
+      return included;
     },
   };
 }

@@ -1,7 +1,7 @@
 /** Column maps and strict cell reading: what is accepted, and the message for what is not. */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_COLUMN_MAP, parseColumnMap, planRequest } from '../../src/io/column-mapping.js';
-import { buildRequest, rowErrors } from '../../src/io/row-request.js';
+import { buildRequest, ReusedRequest, rowErrors } from '../../src/io/row-request.js';
 
 const plan = planRequest(
   ['net_annual_income', 'zip', 'age', 'is_homeowner', 'savings'],
@@ -37,6 +37,29 @@ describe('column mapping and cell reading', () => {
       demographics: { net_annual_income: 50000, zip: '10001', is_homeowner: false },
       budget: { savings: 0 },
     });
+  });
+
+  it('unit: a reused request refilled row after row → the fields of a fresh body each time, nothing left from the row before', () => {
+    const reused = new ReusedRequest(plan);
+    // The contract counts a field present as undefined as not given.
+    const given = (fields: Record<string, unknown> | undefined) =>
+      Object.fromEntries(Object.entries(fields ?? {}).filter(([, value]) => value !== undefined));
+    const rows = [
+      ['50000', '10001', '40', 'true', '100'],
+      ['60000', '02134', '', '', ''],
+      ['70000', '94110', '', 'false', '0'],
+    ];
+    for (const row of rows) {
+      expect(reused.fill({ kind: 'rows', rows }, rows.indexOf(row))).toBe(true);
+      const fresh = request(row).body;
+      expect(given(reused.body.demographics)).toEqual(fresh.demographics);
+      expect(given(reused.body.budget)).toEqual(fresh.budget ?? {});
+    }
+  });
+
+  it('unit: a reused request given an unreadable cell → false (the fresh body says why)', () => {
+    const rows = [['50000', '10001', 'forty', '', '']];
+    expect(new ReusedRequest(plan).fill({ kind: 'rows', rows }, 0)).toBe(false);
   });
 
   it('unit: a household_type column is read as text and checked against household_members', () => {
