@@ -3,12 +3,12 @@
  * `outlay merge` go through `cohortStats`, so equal count maps give equal statistics, number for number.
  */
 import {
-  type CountEntries,
   CountMap,
   countBelow,
   type DistributionFacts,
   describeEntries,
   PERCENTILES,
+  type SortedCounts,
 } from './count-map.js';
 import type {
   CohortStats,
@@ -28,12 +28,10 @@ export class CohortAccumulator {
   readonly scoreX10 = new CountMap();
   readonly savingsScoreX10 = new CountMap();
 
-  static fromDistribution(distribution: CohortStats['distribution']): CohortAccumulator {
-    const cohort = new CohortAccumulator();
-    cohort.psa.addEntries(distribution.psa);
-    cohort.scoreX10.addEntries(distribution.score_x10);
-    cohort.savingsScoreX10.addEntries(distribution.savings_score_x10);
-    return cohort;
+  addDistribution(distribution: CohortStats['distribution']): void {
+    this.psa.addSorted(distribution.psa);
+    this.scoreX10.addSorted(distribution.score_x10);
+    this.savingsScoreX10.addSorted(distribution.savings_score_x10);
   }
 
   addAll(other: CohortAccumulator): void {
@@ -82,16 +80,17 @@ function niceBinWidth(range: number): number {
  * PSA histogram: equal bins of a round width covering the 1st to 99th percentile, plus an open-ended bin
  * below and above when values fall there, so one extreme household does not flatten the chart.
  */
-function psaHistogram(sorted: CountEntries, facts: DistributionFacts | null): HistogramBin[] {
+function psaHistogram(sorted: SortedCounts, facts: DistributionFacts | null): HistogramBin[] {
   if (facts === null) return [];
   const width = niceBinWidth(facts.percentiles[99] - facts.percentiles[1]);
   const start = Math.floor(facts.percentiles[1] / width) * width;
   const end = (Math.floor(facts.percentiles[99] / width) + 1) * width;
   const inner = (end - start) / width;
   const counts = new Array<number>(inner + 2).fill(0);
-  for (const [value, count] of sorted) {
+  for (let i = 0; i < sorted.length; i++) {
+    const value = sorted.values[i]!;
     const slot = value < start ? 0 : value >= end ? inner + 1 : 1 + Math.floor((value - start) / width);
-    counts[slot] = (counts[slot] ?? 0) + count;
+    counts[slot] = (counts[slot] ?? 0) + sorted.counts[i]!;
   }
   const bins: HistogramBin[] = [];
   if ((counts[0] ?? 0) > 0) bins.push({ from: null, to: start, count: counts[0] ?? 0 });
@@ -102,9 +101,9 @@ function psaHistogram(sorted: CountEntries, facts: DistributionFacts | null): Hi
   return bins;
 }
 
-function scoreBands(sortedX10: CountEntries): ScoreBand[] {
+function scoreBands(sortedX10: SortedCounts): ScoreBand[] {
   const edges: (number | null)[] = [null, ...SCORE_BAND_EDGES_X10, null];
-  const total = sortedX10.reduce((sum, [, n]) => sum + n, 0);
+  const total = sortedX10.total();
   const bands: ScoreBand[] = [];
   for (let i = 0; i + 1 < edges.length; i += 1) {
     const from = edges[i] ?? null;
@@ -124,7 +123,7 @@ function scoreBandLabel(fromX10: number | null, toX10: number | null): string {
   return `${toScore(fromX10)}–${toScore(toX10)}`;
 }
 
-function psaStatistics(sorted: CountEntries): PsaStatistics {
+function psaStatistics(sorted: SortedCounts): PsaStatistics {
   const facts = describeEntries(sorted);
   const negativeCount = countBelow(sorted, 0);
   return {
@@ -135,17 +134,17 @@ function psaStatistics(sorted: CountEntries): PsaStatistics {
   };
 }
 
-const scoreStatistics = (sortedX10: CountEntries): ScoreStatistics => ({
+const scoreStatistics = (sortedX10: SortedCounts): ScoreStatistics => ({
   ...statistics(describeEntries(sortedX10), SCORE_SCALE),
   bands: scoreBands(sortedX10),
 });
 
 export function cohortStats(cohort: CohortAccumulator): CohortStats {
-  const psa = cohort.psa.entries();
-  const scoreX10 = cohort.scoreX10.entries();
-  const savingsScoreX10 = cohort.savingsScoreX10.entries();
+  const psa = cohort.psa.sorted();
+  const scoreX10 = cohort.scoreX10.sorted();
+  const savingsScoreX10 = cohort.savingsScoreX10.sorted();
   return {
-    rows: psa.reduce((total, [, count]) => total + count, 0),
+    rows: psa.total(),
     psa: psaStatistics(psa),
     score: scoreStatistics(scoreX10),
     savings_score: scoreStatistics(savingsScoreX10),

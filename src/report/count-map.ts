@@ -5,20 +5,69 @@
  * Memory is proportional to the number of distinct values (plus a fixed-size window), never to the number
  * of rows.
  */
-export type CountEntries = readonly (readonly [value: number, count: number])[];
+
+/**
+ * A count map's contents sorted by value, as two parallel typed arrays (16 bytes per distinct value). A
+ * summary holds hundreds of thousands of distinct PSAs over its cohorts: as one `[value, count]` array
+ * each, they were ~70 bytes apiece and the largest allocation at the end of a 10-million-row run.
+ */
+export class SortedCounts {
+  /** Distinct values, ascending. */
+  readonly values: Float64Array;
+  /** `counts[i]` is the number of times `values[i]` was added (≥ 1). */
+  readonly counts: Float64Array;
+
+  constructor(values: Float64Array, counts: Float64Array) {
+    if (values.length !== counts.length)
+      throw new Error(`sorted counts: ${values.length} values but ${counts.length} counts`);
+    this.values = values;
+    this.counts = counts;
+  }
+
+  get length(): number {
+    return this.values.length;
+  }
+
+  /** Sum of the counts: the number of values added. */
+  total(): number {
+    let total = 0;
+    for (let i = 0; i < this.counts.length; i++) total += this.counts[i]!;
+    return total;
+  }
+
+  /** From `[value, count]` pairs in any order (as read from a summary file); repeated values add up. */
+  static fromPairs(pairs: Iterable<readonly [value: number, count: number]>): SortedCounts {
+    const map = new CountMap();
+    for (const [value, count] of pairs) map.add(value, count);
+    return map.sorted();
+  }
+}
 
 /**
  * Most values fall in a narrow band (scores are 0–1000, PSAs cluster around the median), so those are
- * counted in a dense window of a typed array indexed by value: a batch run adds 15 values per row, and with
- * hundreds of thousands of distinct PSAs spread over many cohorts a Map lookup per add was the batch job's
- * largest main-thread cost. Values the window cannot reach without passing DENSE_MAX_SPAN go to a Map.
+ * counted in a dense window of a typed array indexed by value: a batch run adds 12 values per row (more with
+ * --group-by), and with hundreds of thousands of distinct PSAs spread over many cohorts a Map lookup per add
+ * was the batch job's largest main-thread cost. Values the window cannot reach without passing DENSE_MAX_SPAN go to a Map.
+ * A map starts without a window, in the Map, until it holds WINDOW_AFTER distinct values: `--group-by`
+ * cohorts (a ZIP code, say) often hold a handful of rows, and a window of up to DENSE_MAX_SPAN slots for
+ * each of their three maps took gigabytes (200,000 rows grouped by ZIP: 2.4 GB peak RSS).
  */
 const DENSE_MAX_SPAN = 1 << 15;
 const DENSE_INITIAL_SPAN = 1 << 10;
+const WINDOW_AFTER = 64;
+/**
+ * The window's slots are 32-bit: half the memory of 64-bit ones, and so fewer cache misses, which are most
+ * of an add's cost (a PSA lands at a random slot of a window of up to 128 KB per cohort). A count that
+ * would pass a slot's maximum goes to the Map instead, so the counts stay exact.
+ */
+const SLOT_MAX = 0xffff_ffff;
 
 export class CountMap {
-  /** Counts of the values `#low … #low + #dense.length - 1` (Float64Array: exact for any safe count). */
-  #dense = new Float64Array(0);
+  /**
+   * Counts of the values `#low … #low + #dense.length - 1`, at most SLOT_MAX each; the rest of a value's
+   * count is in #sparse, and so is that of a value added before the window existed.
+   */
+  #dense = new Uint32Array(0);
   #low = 0;
   readonly #sparse = new Map<number, number>();
 
@@ -26,10 +75,16 @@ export class CountMap {
     if (!Number.isSafeInteger(value)) throw new Error(`count map: value ${value} is not a safe integer`);
     if (!Number.isSafeInteger(count) || count < 1)
       throw new Error(`count map: count ${count} is not a positive integer`);
-    const slot = value - this.#low;
-    if (slot >= 0 && slot < this.#dense.length) this.#dense[slot]! += count;
-    else if (this.#widenTo(value)) this.#dense[value - this.#low]! += count;
-    else this.#sparse.set(value, (this.#sparse.get(value) ?? 0) + count);
+    const covered = value - this.#low >= 0 && value - this.#low < this.#dense.length;
+    if (covered || (this.#sparse.size >= WINDOW_AFTER && this.#widenTo(value))) {
+      const slot = value - this.#low;
+      const total = this.#dense[slot]! + count;
+      if (total <= SLOT_MAX) {
+        this.#dense[slot] = total;
+        return;
+      }
+    }
+    this.#sparse.set(value, (this.#sparse.get(value) ?? 0) + count);
   }
 
   /** Grows the window (doubling, so each value is copied a few times at most) to cover `value`, if it can. */
@@ -37,7 +92,7 @@ export class CountMap {
     const old = this.#dense;
     if (old.length === DENSE_MAX_SPAN) return false;
     if (old.length === 0) {
-      this.#dense = new Float64Array(DENSE_INITIAL_SPAN);
+      this.#dense = new Uint32Array(DENSE_INITIAL_SPAN);
       this.#low = value - DENSE_INITIAL_SPAN / 2;
       return true;
     }
@@ -47,7 +102,7 @@ export class CountMap {
     const span = Math.min(DENSE_MAX_SPAN, Math.max(needed, old.length * 2));
     // Room is added on the side the new value lies, where further values are likelier.
     const newLow = value < this.#low ? this.#low + old.length - span : this.#low;
-    const grown = new Float64Array(span);
+    const grown = new Uint32Array(span);
     grown.set(old, this.#low - newLow);
     this.#dense = grown;
     this.#low = newLow;
@@ -55,22 +110,49 @@ export class CountMap {
   }
 
   addAll(other: CountMap): void {
-    this.addEntries(other.entries());
-  }
-
-  addEntries(entries: Iterable<readonly [value: number, count: number]>): void {
-    for (const [value, count] of entries) this.add(value, count);
-  }
-
-  /** Entries sorted by value, so that serialised summaries are deterministic. */
-  entries(): [value: number, count: number][] {
-    const out: [number, number][] = [...this.#sparse];
-    const dense = this.#dense;
+    const dense = other.#dense;
     for (let slot = 0; slot < dense.length; slot++) {
-      const count = dense[slot]!;
-      if (count > 0) out.push([this.#low + slot, count]);
+      if (dense[slot]! > 0) this.add(other.#low + slot, dense[slot]!);
     }
-    return out.sort((a, b) => a[0] - b[0]);
+    for (const [value, count] of other.#sparse) this.add(value, count);
+  }
+
+  addSorted(sorted: SortedCounts): void {
+    for (let i = 0; i < sorted.length; i++) this.add(sorted.values[i]!, sorted.counts[i]!);
+  }
+
+  /** The contents sorted by value, so that serialised summaries are deterministic. */
+  sorted(): SortedCounts {
+    const dense = this.#dense;
+    const sparse = Float64Array.from(this.#sparse.keys()).sort();
+    let bound = sparse.length;
+    for (let slot = 0; slot < dense.length; slot++) if (dense[slot]! > 0) bound++;
+    const values = new Float64Array(bound);
+    const counts = new Float64Array(bound);
+    // Merges the window's slots (in value order) with the sorted Map values; a value in both becomes one
+    // entry.
+    let length = 0;
+    let s = 0;
+    const take = (value: number, count: number) => {
+      if (length > 0 && values[length - 1] === value) counts[length - 1]! += count;
+      else {
+        values[length] = value;
+        counts[length] = count;
+        length++;
+      }
+    };
+    const takeSparseUpTo = (limit: number) => {
+      for (; s < sparse.length && sparse[s]! <= limit; s++) take(sparse[s]!, this.#sparse.get(sparse[s]!)!);
+    };
+    for (let slot = 0; slot < dense.length; slot++) {
+      if (dense[slot] === 0) continue;
+      takeSparseUpTo(this.#low + slot - 1);
+      take(this.#low + slot, dense[slot]!);
+    }
+    takeSparseUpTo(Number.POSITIVE_INFINITY);
+    return length === bound
+      ? new SortedCounts(values, counts)
+      : new SortedCounts(values.slice(0, length), counts.slice(0, length));
   }
 }
 
@@ -98,37 +180,33 @@ export function nearestRank(count: number, percentile: number): number {
   return Math.max(1, Math.ceil((percentile * count) / 100));
 }
 
-/** Count, exact sum, extremes and nearest-rank percentiles of sorted entries, in one pass; null when empty. */
-export function describeEntries(sorted: CountEntries): DistributionFacts | null {
-  const first = sorted[0];
-  const last = sorted[sorted.length - 1];
-  if (first === undefined || last === undefined) return null;
+/** Count, exact sum, extremes and nearest-rank percentiles, in one pass; null when empty. */
+export function describeEntries(sorted: SortedCounts): DistributionFacts | null {
+  const { values, counts, length } = sorted;
+  if (length === 0) return null;
   let count = 0;
   let sum = 0n;
-  for (const [value, n] of sorted) {
-    count += n;
-    sum += BigInt(value) * BigInt(n);
+  for (let i = 0; i < length; i++) {
+    count += counts[i]!;
+    sum += BigInt(values[i]!) * BigInt(counts[i]!);
   }
   const percentiles = {} as Record<Percentile, number>;
   let index = 0;
-  let cumulative = sorted[0]?.[1] ?? 0;
+  let cumulative = counts[0]!;
   for (const p of PERCENTILES) {
     const rank = nearestRank(count, p);
     while (cumulative < rank) {
       index += 1;
-      cumulative += sorted[index]?.[1] ?? 0;
+      cumulative += counts[index]!;
     }
-    percentiles[p] = sorted[index]?.[0] ?? last[0];
+    percentiles[p] = values[index]!;
   }
-  return { count, sum, min: first[0], max: last[0], percentiles };
+  return { count, sum, min: values[0]!, max: values[length - 1]!, percentiles };
 }
 
 /** Number of values strictly below `bound` (values ≥ bound are not counted). */
-export function countBelow(sorted: CountEntries, bound: number): number {
+export function countBelow(sorted: SortedCounts, bound: number): number {
   let below = 0;
-  for (const [value, n] of sorted) {
-    if (value >= bound) break;
-    below += n;
-  }
+  for (let i = 0; i < sorted.length && sorted.values[i]! < bound; i++) below += sorted.counts[i]!;
   return below;
 }

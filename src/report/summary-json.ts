@@ -4,15 +4,24 @@
  * large distribution stays readable and diffable.
  */
 import { Compile } from 'typebox/compile';
-import { SUMMARY_FORMAT, SUMMARY_VERSION, Summary } from './summary-schema.js';
+import { SortedCounts } from './count-map.js';
+import {
+  type Distribution,
+  type DistributionJson,
+  SUMMARY_FORMAT,
+  SUMMARY_VERSION,
+  Summary,
+  type SummaryJson,
+} from './summary-schema.js';
 
 const compiled = Compile(Summary);
 
 /**
- * The text is `JSON.stringify(summary, null, 2)` with every array of exactly two integers (a [value, count]
- * pair) on one line as `[value, count]`, plus a final newline. It is built here value by value, the pairs
- * directly in their one-line form, into UTF-8 chunks of about CHUNK_CHARS: a large run's distributions hold
- * millions of pairs, and stringifying them indented and then rewriting that text took 500 MB of heap.
+ * The text is `JSON.stringify(summary, null, 2)` with every distribution written as its list of
+ * [value, count] pairs, one pair per line as `[value, count]`, plus a final newline. It is built here value
+ * by value, the pairs straight from their typed arrays, into UTF-8 chunks of about CHUNK_CHARS: a large
+ * run's distributions hold millions of pairs, and stringifying them indented and then rewriting that text
+ * took 500 MB of heap.
  */
 export function summaryChunks(summary: Summary): Buffer[] {
   const out = new ChunkedText();
@@ -47,10 +56,11 @@ class ChunkedText {
   }
 }
 
-/** What the one-line rewrite matches; applied to string tokens too, which it could match inside. */
+/**
+ * The pattern of the former whole-text rewrite of indented pairs into one-line ones; string tokens still go
+ * through it (it could match inside them), so the bytes stay those of earlier versions.
+ */
 const PAIR = /\[\s+(-?\d+),\s+(\d+)\s+\]/g;
-const PAIR_VALUE = /^-?\d+$/;
-const PAIR_COUNT = /^\d+$/;
 
 /** Values JSON.stringify leaves out of objects (and writes as null in arrays). */
 const isOmitted = (value: unknown) =>
@@ -61,26 +71,30 @@ const scalarText = (value: unknown): string => {
   return typeof value === 'string' ? text.replace(PAIR, '[$1, $2]') : text;
 };
 
-function pairText(array: readonly unknown[]): string | undefined {
-  if (array.length !== 2 || typeof array[0] !== 'number' || typeof array[1] !== 'number') return undefined;
-  const value = JSON.stringify(array[0]);
-  const count = JSON.stringify(array[1]);
-  return PAIR_VALUE.test(value) && PAIR_COUNT.test(count) ? `[${value}, ${count}]` : undefined;
+function writePairs(sorted: SortedCounts, indent: string, out: ChunkedText): void {
+  if (sorted.length === 0) {
+    out.push('[]');
+    return;
+  }
+  const inner = `${indent}  `;
+  for (let i = 0; i < sorted.length; i++) {
+    out.push(`${i === 0 ? '[' : ','}\n${inner}[${sorted.values[i]}, ${sorted.counts[i]}]`);
+  }
+  out.push(`\n${indent}]`);
 }
 
-/** JSON.stringify's indented layout (two spaces) for plain JSON data, which is what a Summary is. */
+/** JSON.stringify's indented layout (two spaces) for plain JSON data and SortedCounts (as their pairs). */
 function writeValue(value: unknown, indent: string, out: ChunkedText): void {
   if (value === null || typeof value !== 'object') {
     out.push(scalarText(value));
     return;
   }
+  if (value instanceof SortedCounts) {
+    writePairs(value, indent, out);
+    return;
+  }
   const inner = `${indent}  `;
   if (Array.isArray(value)) {
-    const pair = pairText(value);
-    if (pair !== undefined) {
-      out.push(pair);
-      return;
-    }
     if (value.length === 0) {
       out.push('[]');
       return;
@@ -128,5 +142,29 @@ export function parseSummary(text: string, source: string): Summary {
       .map((e) => `${e.instancePath || '/'} ${e.message}`);
     throw new Error(`${source} is not a valid Outlay summary: ${problems.join('; ')}`);
   }
-  return value;
+  return withSortedCounts(value);
+}
+
+const sortedDistribution = (json: DistributionJson): Distribution => ({
+  psa: SortedCounts.fromPairs(json.psa),
+  score_x10: SortedCounts.fromPairs(json.score_x10),
+  savings_score_x10: SortedCounts.fromPairs(json.savings_score_x10),
+});
+
+/**
+ * The summary with its distributions as SortedCounts, converted here by hand: a TypeBox codec did it too,
+ * but its generic decoding of a million pairs took seconds.
+ */
+function withSortedCounts(json: SummaryJson): Summary {
+  return {
+    ...json,
+    overall: { ...json.overall, distribution: sortedDistribution(json.overall.distribution) },
+    dimensions: json.dimensions.map((dimension) => ({
+      ...dimension,
+      cohorts: dimension.cohorts.map((cohort) => ({
+        ...cohort,
+        distribution: sortedDistribution(cohort.distribution),
+      })),
+    })),
+  };
 }

@@ -2,8 +2,12 @@
  * The shape of `<name>.summary.json`, defined once; the types are derived from it and `outlay merge`
  * validates every input against it. Everything but `distribution` and `meta` is derived from the
  * `distribution` count maps, which are what make summaries mergeable exactly.
+ *
+ * The exported types are the in-memory ones: the file lists each distribution as `[value, count]` pairs,
+ * and memory holds it as `SortedCounts` (two typed arrays); everything else is the same in both.
  */
 import Type, { type Static, type TSchema } from 'typebox';
+import type { SortedCounts } from './count-map.js';
 
 export const SUMMARY_FORMAT = 'outlay-summary';
 export const SUMMARY_VERSION = 1;
@@ -140,11 +144,20 @@ export const Summary = Type.Object(
   { additionalProperties: false },
 );
 
-export type Summary = Static<typeof Summary>;
+/** A summary as summary.json holds it. */
+export type SummaryJson = Static<typeof Summary>;
+export type DistributionJson = Static<typeof Distribution>;
+
+export type Distribution = { readonly [K in keyof DistributionJson]: SortedCounts };
+type WithDistribution<T> = Omit<T, 'distribution'> & { distribution: Distribution };
+export type CohortStats = WithDistribution<Static<typeof CohortStats>>;
+export type Cohort = WithDistribution<Static<typeof Cohort>>;
+export type DimensionSummary = Omit<Static<typeof DimensionSummary>, 'cohorts'> & { cohorts: Cohort[] };
+export type Summary = Omit<SummaryJson, 'overall' | 'dimensions'> & {
+  overall: CohortStats;
+  dimensions: DimensionSummary[];
+};
 export type SummaryMetaJson = Static<typeof Meta>;
-export type CohortStats = Static<typeof CohortStats>;
-export type Cohort = Static<typeof Cohort>;
-export type DimensionSummary = Static<typeof DimensionSummary>;
 export type PsaStatistics = Static<typeof PsaStatistics>;
 export type ScoreStatistics = Static<typeof ScoreStatistics>;
 export type HistogramBin = Static<typeof Bin>;

@@ -32,9 +32,13 @@ export interface SummaryMeta {
   readonly timings: Record<string, number>;
 }
 
-/** Exact, mergeable state of a summary: row counts and one accumulator per cohort. */
+/**
+ * Exact, mergeable state of a summary: row counts and one accumulator per cohort. There is no accumulator
+ * of all rows: every row is in exactly one cohort of each dimension, so the overall distributions are the
+ * sum of the first dimension's cohorts, added up once at the end instead of counted for every row (a fifth
+ * of the summary's work per row).
+ */
 class SummaryState {
-  readonly overall = new CohortAccumulator();
   readonly rejectedByReason = new Map<string, number>();
   /** Dimension name → cohort value → accumulator, in the order of `dimensions`. */
   readonly cohorts: Map<string, CohortAccumulator>[];
@@ -58,7 +62,9 @@ class SummaryState {
   }
 
   toSummary(groupBy: readonly string[], meta: SummaryMetaJson): Summary {
-    const overall = cohortStats(this.overall);
+    const all = new CohortAccumulator();
+    for (const cohort of this.cohorts[0]?.values() ?? []) all.addAll(cohort);
+    const overall = cohortStats(all);
     const rejected = [...this.rejectedByReason].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     const rowsRejected = rejected.reduce((total, [, count]) => total + count, 0);
     return {
@@ -114,7 +120,6 @@ export class SummaryBuilder {
     const score = scoreKey(row.score, 'score');
     const savingsScore = scoreKey(row.savingsScore, 'savings score');
     const state = this.#state;
-    addTo(state.overall, row.psa, score, savingsScore);
     for (let i = 0; i < state.dimensions.length; i++) {
       addTo(state.cohort(i, state.dimensions[i]!.cohortOf(row)), row.psa, score, savingsScore);
     }
@@ -154,12 +159,11 @@ export function mergeSummaries(summaries: readonly Summary[]): Summary {
 
   const state = new SummaryState(dimensionsFor(first.group_by));
   for (const summary of summaries) {
-    state.overall.addAll(CohortAccumulator.fromDistribution(summary.overall.distribution));
     for (const [reason, count] of Object.entries(summary.counts.rejected_by_reason))
       state.addRejected(reason, count);
     summary.dimensions.forEach((dimension, i) => {
       for (const cohort of dimension.cohorts) {
-        state.cohort(i, cohort.value).addAll(CohortAccumulator.fromDistribution(cohort.distribution));
+        state.cohort(i, cohort.value).addDistribution(cohort.distribution);
       }
     });
   }

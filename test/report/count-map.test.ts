@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CountMap, describeEntries, nearestRank, PERCENTILES } from '../../src/report/count-map.js';
+import {
+  CountMap,
+  describeEntries,
+  nearestRank,
+  PERCENTILES,
+  SortedCounts,
+} from '../../src/report/count-map.js';
+import { pairsOf } from './fixtures.js';
 
 const countMapOf = (values: readonly number[]) => {
   const map = new CountMap();
@@ -15,7 +22,7 @@ describe('describeEntries', () => {
         fc.array(fc.integer({ min: -10_000, max: 10_000 }), { minLength: 1, maxLength: 500 }),
         (values) => {
           const sorted = [...values].sort((a, b) => a - b);
-          const facts = describeEntries(countMapOf(values).entries())!;
+          const facts = describeEntries(countMapOf(values).sorted())!;
           for (const p of PERCENTILES) {
             expect(facts.percentiles[p]).toBe(sorted[Math.ceil((p * sorted.length) / 100) - 1]);
           }
@@ -30,7 +37,7 @@ describe('describeEntries', () => {
   it('for any list, each percentile is the smallest value with at least P % of the values at or below it', () => {
     fc.assert(
       fc.property(fc.array(fc.integer({ min: -50, max: 50 }), { minLength: 1, maxLength: 300 }), (values) => {
-        const facts = describeEntries(countMapOf(values).entries())!;
+        const facts = describeEntries(countMapOf(values).sorted())!;
         for (const p of PERCENTILES) {
           const atOrBelow = (x: number) => values.filter((v) => v <= x).length;
           const candidates = values.filter((x) => 100 * atOrBelow(x) >= p * values.length);
@@ -44,11 +51,11 @@ describe('describeEntries', () => {
     const map = new CountMap();
     map.add(9_000_000, 2_000_000_000);
     // 9e6 × 2e9 = 1.8e16 > 2^53 ≈ 9.007e15
-    expect(describeEntries(map.entries())!.sum).toBe(18_000_000_000_000_000n);
+    expect(describeEntries(map.sorted())!.sum).toBe(18_000_000_000_000_000n);
   });
 
   it('when there are no values, returns null', () => {
-    expect(describeEntries([])).toBeNull();
+    expect(describeEntries(new CountMap().sorted())).toBeNull();
   });
 });
 
@@ -63,5 +70,47 @@ describe('nearestRank', () => {
 describe('CountMap', () => {
   it('when given a fractional value, throws instead of losing exactness', () => {
     expect(() => new CountMap().add(1.5)).toThrow(/not a safe integer/);
+  });
+
+  it('for any values, near or far from the first (window and sparse map), sorts them with exact counts', () => {
+    const value = fc.oneof(fc.integer({ min: -300, max: 300 }), fc.integer({ min: -200_000, max: 200_000 }));
+    fc.assert(
+      fc.property(fc.array(value, { maxLength: 400 }), (values) => {
+        const expected = new Map<number, number>();
+        for (const v of values) expected.set(v, (expected.get(v) ?? 0) + 1);
+        expect(pairsOf(countMapOf(values).sorted())).toEqual([...expected].sort((a, b) => a[0] - b[0]));
+      }),
+    );
+  });
+
+  it('when a count passes 2^32 − 1, keeps it exact', () => {
+    const map = new CountMap();
+    map.add(4, 3);
+    map.add(5, 0xffff_fff0);
+    map.add(5, 0x20);
+    map.add(5, 2 ** 40);
+    map.add(6);
+    expect(pairsOf(map.sorted())).toEqual([
+      [4, 3],
+      [5, 0xffff_fff0 + 0x20 + 2 ** 40],
+      [6, 1],
+    ]);
+  });
+});
+
+describe('SortedCounts.fromPairs', () => {
+  it('when pairs are unsorted or repeat a value, sorts them and adds the counts', () => {
+    const sorted = SortedCounts.fromPairs([
+      [5, 2],
+      [-70_000, 1],
+      [5, 3],
+      [90_000, 4],
+    ]);
+    expect(pairsOf(sorted)).toEqual([
+      [-70_000, 1],
+      [5, 5],
+      [90_000, 4],
+    ]);
+    expect(sorted.total()).toBe(10);
   });
 });

@@ -1,4 +1,5 @@
 /** Rows and metadata shared by the report tests. */
+import type { SortedCounts } from '../../src/report/count-map.js';
 import type { ScoredRowStats, SummaryMeta } from '../../src/report/summary.js';
 
 export const META: SummaryMeta = {
@@ -27,3 +28,7 @@ export const row = (fields: Partial<ScoredRowStats> = {}): ScoredRowStats => ({
   groups: {},
   ...fields,
 });
+
+/** A distribution as `[value, count]` pairs, as summary.json lists it. */
+export const pairsOf = (sorted: SortedCounts): [number, number][] =>
+  Array.from(sorted.values, (value, i) => [value, sorted.counts[i]!]);

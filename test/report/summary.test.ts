@@ -7,7 +7,8 @@ import {
   SummaryBuilder,
 } from '../../src/report/summary.js';
 import { parseSummary, serializeSummary } from '../../src/report/summary-json.js';
-import { META, row, shardMeta } from './fixtures.js';
+import type { Distribution } from '../../src/report/summary-schema.js';
+import { META, pairsOf, row, shardMeta } from './fixtures.js';
 
 /**
  * Five households and one reject, small enough to check by hand.
@@ -179,14 +180,14 @@ describe('SummaryBuilder on five hand-checked households', () => {
   });
 
   it('keeps the exact distributions sorted by value', () => {
-    expect(summary.overall.distribution.psa).toEqual([
+    expect(pairsOf(summary.overall.distribution.psa)).toEqual([
       [-200, 1],
       [0, 1],
       [150, 1],
       [400, 1],
       [1000, 1],
     ]);
-    expect(summary.overall.distribution.savings_score_x10).toEqual([
+    expect(pairsOf(summary.overall.distribution.savings_score_x10)).toEqual([
       [500, 1],
       [585, 1],
       [700, 1],
@@ -197,6 +198,26 @@ describe('SummaryBuilder on five hand-checked households', () => {
 
   it('round-trips through summary.json text unchanged', () => {
     expect(parseSummary(serializeSummary(summary), 'golden')).toEqual(summary);
+  });
+
+  it('writes summary.json as JSON.stringify(…, 2) with each [value, count] pair on one line', () => {
+    const asPairs = (d: Distribution) => ({
+      psa: pairsOf(d.psa),
+      score_x10: pairsOf(d.score_x10),
+      savings_score_x10: pairsOf(d.savings_score_x10),
+    });
+    const json = {
+      ...summary,
+      overall: { ...summary.overall, distribution: asPairs(summary.overall.distribution) },
+      dimensions: summary.dimensions.map((d) => ({
+        ...d,
+        cohorts: d.cohorts.map((c) => ({ ...c, distribution: asPairs(c.distribution) })),
+      })),
+    };
+    const indented = JSON.stringify(json, null, 2);
+    expect(serializeSummary(summary)).toBe(
+      `${indented.replace(/\[\s+(-?\d+),\s+(\d+)\s+\]/g, '[$1, $2]')}\n`,
+    );
   });
 });
 
