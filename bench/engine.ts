@@ -105,6 +105,7 @@ const allocate = (i: number): number => {
 const spendings = requests.map((_, i) => allocate(i));
 const scoreRecord = fixedKeyRecord([PSA_KEY, engine.scoreKey, SAVINGS_SCORE_KEY]);
 const scoreStrings = ['', '', ''];
+const scoreValues = new Float64Array(3);
 const figureSets = requests.map((request, i) => {
   const figures = engine.householdFiguresOf(request);
   return {
@@ -131,7 +132,13 @@ const evaluationStages: Record<string, (i: number) => void> = {
   'score (PSA, scores)': (i) => {
     const { amounts: fixed, isGiven: fixedFlags } = givens[i]!;
     const savings = fixedFlags[SAVINGS_INDEX] === 1 ? fixed[SAVINGS_INDEX]! : 0;
-    writeScoreValues(requests[i]!.demographics.net_annual_income, spendings[i]!, savings, scoreStrings);
+    writeScoreValues(
+      requests[i]!.demographics.net_annual_income,
+      spendings[i]!,
+      savings,
+      scoreStrings,
+      scoreValues,
+    );
     sink[0]! += scoreStrings[0]!.length;
   },
 };

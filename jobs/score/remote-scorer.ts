@@ -62,12 +62,15 @@ export class RemoteScorer implements BatchScorer {
     if (!outcome.ok) return outcome;
     const { demographics } = row.body;
     const { budget, model, score } = outcome.value;
+    const texts = [score[PSA_KEY]!, score[this.layout.scoreKey]!, score[SAVINGS_SCORE_KEY]!];
     return {
       ok: true,
       value: {
         budget,
         model,
-        score: [score[PSA_KEY]!, score[this.layout.scoreKey]!, score[SAVINGS_SCORE_KEY]!],
+        score: texts,
+        // The server sends texts; the local engine's numbers are exactly `Number` of its texts.
+        scoreValues: Float64Array.from(texts, Number),
         geography: this.geo.resolve((demographics.zip as string).slice(0, 5)),
       },
       demographics,

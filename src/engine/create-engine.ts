@@ -36,12 +36,14 @@ export function createEngine({ model, geo, config }: EngineParts): LocalEngine {
   const budgetAmounts = new Float64Array(CATEGORY_COUNT);
   const modelAmounts = new Float64Array(CATEGORY_COUNT);
   const scoreStrings = ['', '', ''];
+  const scoreValues = new Float64Array(3);
   const allocator = new BudgetAllocator();
   const scoreRecord = fixedKeyRecord([PSA_KEY, scoreKey, SAVINGS_SCORE_KEY]);
   const figures: { -readonly [K in keyof HouseholdFigures]: HouseholdFigures[K] } = {
     budget: budgetAmounts,
     model: modelAmounts,
     score: scoreStrings,
+    scoreValues,
     // Set by every call; any geography will do until the first.
     geography: geo.resolve(''),
   };
@@ -76,6 +78,7 @@ export function createEngine({ model, geo, config }: EngineParts): LocalEngine {
       spending,
       isGiven[SAVINGS_INDEX] === 1 ? given[SAVINGS_INDEX]! : 0,
       scoreStrings,
+      scoreValues,
     );
     figures.geography = geography;
     return figures;

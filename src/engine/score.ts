@@ -20,12 +20,24 @@ export function scoreTenths(psa: number, savings: number, netIncome: number): nu
 }
 
 /**
- * Writes the score response values in response order: PSA, main score, SAViNGS score. `spending` is
- * as for `monthlySavingAbility`; `savings` is the given savings amount, 0 if none was given.
+ * Writes the score response values in response order: PSA, main score, SAViNGS score, as texts into
+ * `into` and as numbers into `values` (a score of t tenths is t / 10, the double its text denotes).
+ * `spending` is as for `monthlySavingAbility`; `savings` is the given savings amount, 0 if none was given.
  */
-export function writeScoreValues(netIncome: number, spending: number, savings: number, into: string[]): void {
+export function writeScoreValues(
+  netIncome: number,
+  spending: number,
+  savings: number,
+  into: string[],
+  values: Float64Array,
+): void {
   const psa = roundHalfAwayFromZero(monthlySavingAbility(netIncome, spending));
+  const mainTenths = scoreTenths(psa, 0, netIncome);
+  const savingsTenths = scoreTenths(psa, savings, netIncome);
   into[0] = String(psa);
-  into[1] = formatScoreTenths(scoreTenths(psa, 0, netIncome));
-  into[2] = formatScoreTenths(scoreTenths(psa, savings, netIncome));
+  into[1] = formatScoreTenths(mainTenths);
+  into[2] = formatScoreTenths(savingsTenths);
+  values[0] = psa;
+  values[1] = mainTenths / 10;
+  values[2] = savingsTenths / 10;
 }

@@ -42,6 +42,12 @@ export interface HouseholdFigures {
   readonly model: Float64Array;
   /** Score response values in response order: PSA, main score, SAViNGS score. */
   readonly score: readonly string[];
+  /**
+   * The same three as numbers (PSA in whole units, scores in points), each exactly `Number` of its text,
+   * for callers that store numbers (Arrow columns, the batch summary) and would otherwise parse the texts
+   * the engine has just formatted.
+   */
+  readonly scoreValues: Float64Array;
   readonly geography: Geography;
 }
 
