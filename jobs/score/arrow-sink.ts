@@ -3,7 +3,12 @@
  * own Arrow columns through untouched when every row of a batch was scored. A module of its own so that
  * CSV jobs never load apache-arrow.
  */
-import type { DataType } from 'apache-arrow';
+
+import { CATEGORY_COUNT } from '../../src/contract/categories.js';
+import { cellAt, type SourceBatch } from '../../src/io/input-source.js';
+import { OutputFile } from '../../src/io/output-file.js';
+import { type Utf8Buffers, Utf8ColumnBuilder } from '../../src/io/utf8-column.js';
+import type { DataType } from '../../src/vendor/apache-arrow.js';
 import {
   type Data,
   Field,
@@ -15,11 +20,7 @@ import {
   Schema,
   Struct,
   Utf8,
-} from 'apache-arrow';
-import { CATEGORY_COUNT } from '../../src/contract/categories.js';
-import { cellAt, type SourceBatch } from '../../src/io/input-source.js';
-import { OutputFile } from '../../src/io/output-file.js';
-import { type Utf8Buffers, Utf8ColumnBuilder } from '../../src/io/utf8-column.js';
+} from '../../src/vendor/apache-arrow.js';
 import { takeRows } from './arrow-take.js';
 import { cellText, type EncodedBatch } from './encode.js';
 import { DERIVED_COLUMNS, type OutputLayout } from './layout.js';

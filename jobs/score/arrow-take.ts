@@ -4,6 +4,8 @@
  * back through `vectorFromArray` meant a JS value and, for text, a TextEncoder call per cell, for every
  * column of nearly every batch of a file with a few bad rows. Other types take that generic path.
  */
+
+import type { NumberArray } from '../../src/io/typed-columns.js';
 import {
   type Data,
   DataType,
@@ -12,8 +14,7 @@ import {
   type Utf8,
   type Vector,
   vectorFromArray,
-} from 'apache-arrow';
-import type { NumberArray } from '../../src/io/typed-columns.js';
+} from '../../src/vendor/apache-arrow.js';
 
 export function takeRows(vector: Vector, rows: Int32Array): Data {
   const [data] = vector.data;

@@ -9,7 +9,7 @@
  * not vouch for — class instances, arrays where an object is expected, anything invalid — are left to
  * the TypeBox check, so error messages keep coming from one place.
  */
-import type { TSchema } from 'typebox';
+import type { TSchema } from '../vendor/typebox.js';
 
 export type PlainCheck = (value: unknown) => boolean;
 

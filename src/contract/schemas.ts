@@ -2,7 +2,7 @@
  * Request and response schemas, defined once. Types, runtime validation (src/contract/validate.ts),
  * the OpenAPI document and CSV columns are all derived from these.
  */
-import Type, { type Static, type TSchema } from 'typebox';
+import Type, { type Static, type TSchema } from '../vendor/typebox.js';
 import { CATEGORIES, type Category } from './categories.js';
 import { LIMITS } from './limits.js';
 

@@ -2,7 +2,7 @@
  * Strict validation of an operation request against the schema, with errors as `{path, message}`
  * (path = JSON Pointer into the body). No coercion: "50000" is not a number, 12345 is not a ZIP.
  */
-import { Compile } from 'typebox/compile';
+import { Compile } from '../vendor/typebox.js';
 import { plainCheck } from './plain-check.js';
 import type { Demographics, ErrorItem, InvalidRequestBody, OperationRequest } from './schemas.js';
 import { OperationRequest as OperationRequestSchema, ZIP_PATTERN } from './schemas.js';

@@ -12,7 +12,7 @@ import {
   Type,
   type Utf8,
   type Vector,
-} from 'apache-arrow';
+} from '../vendor/apache-arrow.js';
 import type { ColumnKind } from './column-mapping.js';
 import type { CellColumn, InputSource, SourceBatch } from './input-source.js';
 import type { Cell } from './row-request.js';

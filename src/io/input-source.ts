@@ -2,7 +2,7 @@
  * What the batch job reads: a header, the kind of each column, and batches of cells with their 1-based
  * row numbers (data rows only; the header is not counted). CSV and Arrow sources both produce this.
  */
-import type { Field, RecordBatch } from 'apache-arrow';
+import type { Field, RecordBatch } from '../vendor/apache-arrow.js';
 import type { ColumnKind } from './column-mapping.js';
 import type { Cell } from './row-request.js';
 import { type TypedColumn, typedCellAt, typedColumnBuffers } from './typed-columns.js';

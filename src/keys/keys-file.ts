@@ -5,8 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import Type, { type Static } from 'typebox';
-import { Compile } from 'typebox/compile';
+import Type, { Compile, type Static } from '../vendor/typebox.js';
 
 export const SCOPES = ['budgets', 'scores', 'models'] as const;
 export type Scope = (typeof SCOPES)[number];

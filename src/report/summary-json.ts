@@ -3,7 +3,7 @@
  * order) so that the same data gives the same bytes; [value, count] pairs sit on one line each so that a
  * large distribution stays readable and diffable.
  */
-import { Compile } from 'typebox/compile';
+import { Compile } from '../vendor/typebox.js';
 import { SortedCounts } from './count-map.js';
 import {
   type Distribution,

@@ -6,7 +6,7 @@
  * The exported types are the in-memory ones: the file lists each distribution as `[value, count]` pairs,
  * and memory holds it as `SortedCounts` (two typed arrays); everything else is the same in both.
  */
-import Type, { type Static, type TSchema } from 'typebox';
+import Type, { type Static, type TSchema } from '../vendor/typebox.js';
 import type { SortedCounts } from './count-map.js';
 
 export const SUMMARY_FORMAT = 'outlay-summary';

@@ -4,7 +4,17 @@
  * is written as null (documented in sample-data/README.md). Buffers are filled directly rather than through
  * apache-arrow's generic builders, which cost about 3 µs a row.
  */
-import { Bool, type Data, Field, Float64, makeData, RecordBatch, Schema, Struct, Utf8 } from 'apache-arrow';
+import {
+  Bool,
+  type Data,
+  Field,
+  Float64,
+  makeData,
+  RecordBatch,
+  Schema,
+  Struct,
+  Utf8,
+} from '../vendor/apache-arrow.js';
 import { SAMPLE_COLUMNS, type SampleColumn, type SampleRow } from './columns.js';
 
 const typeOf = (column: SampleColumn) => {

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
-import { AsyncByteQueue, RecordBatchFileWriter } from 'apache-arrow';
+import { AsyncByteQueue, RecordBatchFileWriter } from '../vendor/apache-arrow.js';
 import type { SampleRow } from './columns.js';
 import { type SampleOptions, sampleBatches } from './generate.js';
 import { Population } from './population.js';

@@ -4,7 +4,7 @@
  * JSON Schema 2020-12, which TypeBox schemas already are; named schemas become components and are
  * referenced wherever they appear inside another schema.
  */
-import type { TSchema } from 'typebox';
+
 import {
   Demographics,
   ErrorItem,
@@ -13,6 +13,7 @@ import {
   InvalidRequestBody,
   OperationRequest,
 } from '../contract/schemas.js';
+import type { TSchema } from '../vendor/typebox.js';
 import { OPERATIONS } from './operations.js';
 import { HealthStatus, ReadinessStatus } from './public-schemas.js';
 

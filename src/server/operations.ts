@@ -2,10 +2,11 @@
  * The three service operations as the HTTP API exposes them. Routes and the OpenAPI document are both
  * generated from this table, so a path, scope or response schema is stated once.
  */
-import type { TSchema } from 'typebox';
+
 import { BudgetResponse, ModelResponse, scoreResponseSchema } from '../contract/schemas.js';
 import type { Engine, Result } from '../engine/types.js';
 import type { Scope } from '../keys/keys-file.js';
+import type { TSchema } from '../vendor/typebox.js';
 
 export interface Operation {
   readonly path: string;

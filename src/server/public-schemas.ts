@@ -1,5 +1,5 @@
 /** Response schemas of the public (unauthenticated) operational endpoints. */
-import Type from 'typebox';
+import Type from '../vendor/typebox.js';
 
 export const HealthStatus = Type.Object({ status: Type.Literal('ok') }, { additionalProperties: false });
 
