@@ -11,6 +11,7 @@ import { CsvBytes } from '../../src/io/csv-bytes.js';
 import { type CellGrid, cellAt } from '../../src/io/input-source.js';
 import type { Cell } from '../../src/io/row-request.js';
 import { type Utf8Buffers, Utf8ColumnBuilder } from '../../src/io/utf8-column.js';
+import type { ScoredRows } from '../../src/report/summary.js';
 import type { OutputLayout } from './layout.js';
 
 /** Derived values of the scored rows of a batch, column by column (Arrow output). */
@@ -32,19 +33,6 @@ type ColumnsInProgress = Omit<ScoredColumns, 'geoLevel' | 'state' | 'cbsa'> & {
   readonly cbsa: Utf8ColumnBuilder;
 };
 
-/** Per scored row, what the summary needs (NaN where an optional field was not given). */
-export interface ScoredStats {
-  readonly psa: Float64Array;
-  readonly score: Float64Array;
-  readonly savingsScore: Float64Array;
-  readonly netIncome: Float64Array;
-  readonly age: Float64Array;
-  readonly householdMembers: Float64Array;
-  readonly state: (string | null)[];
-  /** One array per --group-by column. */
-  readonly groups: string[][];
-}
-
 export interface EncodedBatch {
   readonly seq: number;
   readonly rowsIn: number;
@@ -56,7 +44,8 @@ export interface EncodedBatch {
   readonly columns: ScoredColumns | null;
   readonly rejectsCsv: Uint8Array;
   readonly rejectReasons: string[];
-  readonly stats: ScoredStats;
+  /** Per scored row, what the summary needs. */
+  readonly stats: ScoredRows;
 }
 
 export const cellText = (cell: Cell): string => (cell === null || cell === undefined ? '' : String(cell));
@@ -80,7 +69,7 @@ export class BatchEncoder {
   private readonly rejectReasons: string[] = [];
   private readonly scoredIndex: Int32Array;
   private readonly columns: ColumnsInProgress | null;
-  private readonly stats: ScoredStats;
+  private readonly stats: ScoredRows & { readonly state: (string | null)[]; readonly groups: string[][] };
   private scored = 0;
 
   constructor(

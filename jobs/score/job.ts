@@ -16,7 +16,7 @@ import { openCsvSource } from '../../src/io/csv-source.js';
 import { csvRecord } from '../../src/io/csv-text.js';
 import { type InputSource, type SourceBatch, selectCells } from '../../src/io/input-source.js';
 import { OutputFile, publishTogether } from '../../src/io/output-file.js';
-import { type ScoredRowStats, SummaryBuilder } from '../../src/report/summary.js';
+import { SummaryBuilder } from '../../src/report/summary.js';
 import { stageSummaryAndReport } from '../../src/report/write.js';
 import {
   fingerprintOf,
@@ -131,15 +131,16 @@ export async function runScoreJob(options: ScoreJobOptions): Promise<ScoreJobRes
   let scorer: BatchScorer | undefined;
   let outputs: { scored: ScoredSink; rejects: OutputFile } | undefined;
   try {
+    const summary = new SummaryBuilder({ groupBy: options.groupBy });
+    // The builder's columns, without repeats: the encoder's group columns must be in its order.
     const layout = makeLayout(
       source.header,
       planRequest(source.header, source.kinds, map),
       format,
       options.scoreKey,
-      options.groupBy,
+      summary.groupBy,
     );
     await mkdir(options.outDir, { recursive: true });
-    const summary = new SummaryBuilder({ groupBy: options.groupBy });
     // The scorer starts first so the checkpoint can be tied to its model: resuming under another model
     // would mix two models' numbers in one file.
     const scoringStarted = performance.now();
@@ -199,7 +200,7 @@ export async function runScoreJob(options: ScoreJobOptions): Promise<ScoreJobRes
     const write = async (encoded: EncodedBatch, batch: SelectedBatch) => {
       await scored.write(encoded, batch);
       if (encoded.rejectsCsv.byteLength > 0) await rejects.write(encoded.rejectsCsv);
-      addToSummary(summary, encoded, options.groupBy);
+      summary.addRows(encoded.stats, encoded.scored);
       for (const reason of encoded.rejectReasons) {
         summary.addRejected(reason);
         rejectedByReason.set(reason, (rejectedByReason.get(reason) ?? 0) + 1);
@@ -305,34 +306,3 @@ export async function runScoreJob(options: ScoreJobOptions): Promise<ScoreJobRes
     await source.close();
   }
 }
-
-function addToSummary(summary: SummaryBuilder, encoded: EncodedBatch, groupBy: readonly string[]): void {
-  const { stats } = encoded;
-  const optional = (value: number) => (Number.isNaN(value) ? undefined : value);
-  // One row object refilled for every row: the builder reads it before returning, and a million fresh
-  // objects were a visible share of the main thread's garbage.
-  const groups: Record<string, string> = {};
-  const row: Writable<ScoredRowStats> = {
-    psa: 0,
-    score: 0,
-    savingsScore: 0,
-    state: null,
-    age: undefined,
-    netIncome: 0,
-    householdMembers: undefined,
-    groups,
-  };
-  for (let k = 0; k < encoded.scored; k++) {
-    for (let g = 0; g < groupBy.length; g++) groups[groupBy[g]!] = stats.groups[g]![k]!;
-    row.psa = stats.psa[k]!;
-    row.score = stats.score[k]!;
-    row.savingsScore = stats.savingsScore[k]!;
-    row.state = stats.state[k] ?? null;
-    row.age = optional(stats.age[k]!);
-    row.netIncome = stats.netIncome[k]!;
-    row.householdMembers = optional(stats.householdMembers[k]!);
-    summary.addScored(row);
-  }
-}
-
-type Writable<T> = { -readonly [K in keyof T]: T[K] };

@@ -14,10 +14,15 @@ interface Band {
   readonly to: number | null;
 }
 
-function bandOf(bands: readonly Band[], value: number | undefined): string {
-  if (value === undefined) return UNKNOWN;
-  const band = bands.find((b) => value >= b.from && (b.to === null || value < b.to));
-  return band?.label ?? UNKNOWN;
+/** The band holding `value`, or UNKNOWN for NaN (not given) or a value outside every band. */
+function bandOf(bands: readonly Band[], value: number): string {
+  // A loop, not Array.prototype.find: this runs for every row and dimension, and find's callback was a
+  // closure allocated per call.
+  for (let b = 0; b < bands.length; b++) {
+    const band = bands[b]!;
+    if (value >= band.from && (band.to === null || value < band.to)) return band.label;
+  }
+  return UNKNOWN;
 }
 
 /** Age of the reference person, years (the CE survey's age groups; the contract's minimum age is 15). */
@@ -51,20 +56,30 @@ export const HOUSEHOLD_SIZE_BANDS: readonly Band[] = [
   { label: '5+', from: 5, to: null },
 ];
 
-/** What the summary needs to know about a scored row to place it in cohorts. */
-export interface CohortFields {
-  readonly state: string | null;
-  readonly age: number | undefined;
-  readonly netIncome: number;
-  readonly householdMembers: number | undefined;
-  readonly groups: Readonly<Record<string, string>>;
+/**
+ * The scored rows of a batch, column by column, as far as cohorts and statistics need them: row k of each
+ * column belongs to the same household. NaN marks an optional number that was not given.
+ */
+export interface ScoredRows {
+  /** Predicted Saving Ability, monthly whole dollars (may be negative). */
+  readonly psa: Float64Array;
+  /** Main score, 0.0–100.0 with one decimal. */
+  readonly score: Float64Array;
+  readonly savingsScore: Float64Array;
+  readonly netIncome: Float64Array;
+  readonly age: Float64Array;
+  readonly householdMembers: Float64Array;
+  readonly state: readonly (string | null)[];
+  /** One column per --group-by column, in --group-by order (the cell's text, '' when empty). */
+  readonly groups: readonly (readonly string[])[];
 }
 
 export interface Dimension {
   readonly name: string;
   /** `default` cohorts are always computed; `group_by` ones come from --group-by columns. */
   readonly kind: 'default' | 'group_by';
-  cohortOf(row: CohortFields): string;
+  /** Writes the cohort of each of the first `count` rows into `out`. */
+  cohortsOf(rows: ScoredRows, count: number, out: string[]): void;
   /** Display order of cohort values: bands in band order, anything else by value; unknown last. */
   compare(a: string, b: string): number;
 }
@@ -89,27 +104,41 @@ const byBandOrder = (bands: readonly Band[]) =>
 const bandDimension = (
   name: string,
   bands: readonly Band[],
-  field: (row: CohortFields) => number | undefined,
+  field: (rows: ScoredRows) => Float64Array,
 ): Dimension => ({
   name,
   kind: 'default',
-  cohortOf: (row) => bandOf(bands, field(row)),
+  cohortsOf: (rows, count, out) => {
+    const values = field(rows);
+    for (let k = 0; k < count; k++) out[k] = bandOf(bands, values[k]!);
+  },
   compare: byBandOrder(bands),
 });
 
 export const DEFAULT_DIMENSIONS: readonly Dimension[] = [
-  { name: 'state', kind: 'default', cohortOf: (row) => row.state ?? UNKNOWN, compare: byCodeUnits },
-  bandDimension('age_band', AGE_BANDS, (row) => row.age),
-  bandDimension('income_band', INCOME_BANDS, (row) => row.netIncome),
-  bandDimension('household_size', HOUSEHOLD_SIZE_BANDS, (row) => row.householdMembers),
+  {
+    name: 'state',
+    kind: 'default',
+    cohortsOf: (rows, count, out) => {
+      for (let k = 0; k < count; k++) out[k] = rows.state[k] ?? UNKNOWN;
+    },
+    compare: byCodeUnits,
+  },
+  bandDimension('age_band', AGE_BANDS, (rows) => rows.age),
+  bandDimension('income_band', INCOME_BANDS, (rows) => rows.netIncome),
+  bandDimension('household_size', HOUSEHOLD_SIZE_BANDS, (rows) => rows.householdMembers),
 ];
 
-export const groupByDimension = (column: string): Dimension => ({
+/** The `index`-th --group-by dimension, named after its column. */
+export const groupByDimension = (column: string, index: number): Dimension => ({
   name: column,
   kind: 'group_by',
-  cohortOf: (row) => {
-    const value = row.groups[column];
-    return value === undefined || value === '' ? UNKNOWN : value;
+  cohortsOf: (rows, count, out) => {
+    const values = rows.groups[index]!;
+    for (let k = 0; k < count; k++) {
+      const value = values[k];
+      out[k] = value === undefined || value === '' ? UNKNOWN : value;
+    }
   },
   compare: byCodeUnits,
 });

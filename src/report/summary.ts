@@ -6,18 +6,25 @@
  */
 
 import { CohortAccumulator, cohortStats, SCORE_SCALE } from './cohort-stats.js';
-import { type CohortFields, type Dimension, dimensionsFor } from './cohorts.js';
+import { type Dimension, dimensionsFor, type ScoredRows } from './cohorts.js';
 import { SUMMARY_FORMAT, SUMMARY_VERSION, type Summary, type SummaryMetaJson } from './summary-schema.js';
 
+export type { ScoredRows } from './cohorts.js';
 export type { Summary } from './summary-schema.js';
 
-/** What the summary needs from one scored row. */
-export interface ScoredRowStats extends CohortFields {
+/** One scored row, for callers that have rows one at a time (a resumed run replaying its output). */
+export interface ScoredRowStats {
   /** Predicted Saving Ability, monthly whole dollars (may be negative). */
   readonly psa: number;
   /** Main score, 0.0–100.0 with one decimal. */
   readonly score: number;
   readonly savingsScore: number;
+  readonly state: string | null;
+  readonly age: number | undefined;
+  readonly netIncome: number;
+  readonly householdMembers: number | undefined;
+  /** --group-by column name → the row's cell text. */
+  readonly groups: Readonly<Record<string, string>>;
 }
 
 export interface SummaryMeta {
@@ -99,30 +106,81 @@ function scoreKey(score: number, field: string): number {
   return key;
 }
 
-function addTo(cohort: CohortAccumulator, psa: number, scoreX10: number, savingsScoreX10: number): void {
-  cohort.psa.add(psa);
-  cohort.scoreX10.add(scoreX10);
-  cohort.savingsScoreX10.add(savingsScoreX10);
-}
-
 export class SummaryBuilder {
   readonly #groupBy: readonly string[];
   readonly #state: SummaryState;
+  /** Per-batch scratch: each row's cohort in the dimension at hand, and its two scores ×10. */
+  readonly #cohorts: string[] = [];
+  #scoreX10 = new Float64Array(0);
+  #savingsScoreX10 = new Float64Array(0);
+  /** One row as a batch of one, for `addScored`. */
+  readonly #single: ScoredRows & { readonly state: (string | null)[]; readonly groups: string[][] };
 
   constructor(options: { groupBy: readonly string[] }) {
     this.#groupBy = [...new Set(options.groupBy)];
     this.#state = new SummaryState(dimensionsFor(this.#groupBy));
+    const one = () => new Float64Array(1);
+    this.#single = {
+      psa: one(),
+      score: one(),
+      savingsScore: one(),
+      netIncome: one(),
+      age: one(),
+      householdMembers: one(),
+      state: [null],
+      groups: this.#groupBy.map(() => ['']),
+    };
+  }
+
+  /** The --group-by columns, without repeats: the order of `ScoredRows.groups`. */
+  get groupBy(): readonly string[] {
+    return this.#groupBy;
+  }
+
+  /**
+   * Adds the first `count` rows of a batch. Dimension by dimension rather than row by row, so that each
+   * dimension places a whole batch in one loop of its own.
+   */
+  addRows(rows: ScoredRows, count: number): void {
+    if (this.#scoreX10.length < count) {
+      this.#scoreX10 = new Float64Array(count);
+      this.#savingsScoreX10 = new Float64Array(count);
+    }
+    const { psa } = rows;
+    const scoreX10 = this.#scoreX10;
+    const savingsScoreX10 = this.#savingsScoreX10;
+    for (let k = 0; k < count; k++) {
+      if (!Number.isSafeInteger(psa[k]))
+        throw new Error(`summary: PSA ${psa[k]} is not a whole number of dollars`);
+      scoreX10[k] = scoreKey(rows.score[k]!, 'score');
+      savingsScoreX10[k] = scoreKey(rows.savingsScore[k]!, 'savings score');
+    }
+    const state = this.#state;
+    const cohorts = this.#cohorts;
+    for (let i = 0; i < state.dimensions.length; i++) {
+      state.dimensions[i]!.cohortsOf(rows, count, cohorts);
+      for (let k = 0; k < count; k++) {
+        const cohort = state.cohort(i, cohorts[k]!);
+        cohort.psa.add(psa[k]!);
+        cohort.scoreX10.add(scoreX10[k]!);
+        cohort.savingsScoreX10.add(savingsScoreX10[k]!);
+      }
+    }
   }
 
   addScored(row: ScoredRowStats): void {
-    if (!Number.isSafeInteger(row.psa))
-      throw new Error(`summary: PSA ${row.psa} is not a whole number of dollars`);
-    const score = scoreKey(row.score, 'score');
-    const savingsScore = scoreKey(row.savingsScore, 'savings score');
-    const state = this.#state;
-    for (let i = 0; i < state.dimensions.length; i++) {
-      addTo(state.cohort(i, state.dimensions[i]!.cohortOf(row)), row.psa, score, savingsScore);
-    }
+    const single = this.#single;
+    single.psa[0] = row.psa;
+    single.score[0] = row.score;
+    single.savingsScore[0] = row.savingsScore;
+    single.netIncome[0] = row.netIncome;
+    single.age[0] = row.age ?? Number.NaN;
+    single.householdMembers[0] = row.householdMembers ?? Number.NaN;
+    single.state[0] = row.state;
+    this.#groupBy.forEach((name, g) => {
+      single.groups[g]![0] = row.groups[name] ?? '';
+    });
+    this.addRows(single, 1);
   }
 
   addRejected(reason: string): void {

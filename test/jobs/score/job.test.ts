@@ -161,6 +161,20 @@ describe('score job (in process, fake engine)', () => {
     expect(merged.counts.rows_in).toBe(120);
   });
 
+  it('unit: --group-by naming a column twice breaks the summary down by it once, and the next column by its own values', async () => {
+    const csv = householdsCsv(30);
+    const run = await score(csv, { groupBy: ['zip', 'zip', 'age'] });
+    const summary = parseSummary(await readFile(run.result.files.summary, 'utf8'), run.result.files.summary);
+    expect(summary.group_by).toEqual(['zip', 'age']);
+    const cohortsOf = (name: string) =>
+      summary.dimensions.find((d) => d.name === name)!.cohorts.map((cohort) => cohort.value);
+    const [header, ...scoredRows] = await readCsv(run.result.files.scored);
+    const distinct = (column: string) =>
+      [...new Set(scoredRows.map((row) => row[header!.indexOf(column)]!))].sort();
+    expect(cohortsOf('zip').sort()).toEqual(distinct('zip'));
+    expect(cohortsOf('age').sort()).toEqual(distinct('age'));
+  });
+
   it('unit: Arrow in → Arrow out keeps input column types and adds typed derived columns; equals CSV output', async () => {
     const table = new Table({
       id: vectorFromArray(['a', 'b', 'c'], new Utf8()),
