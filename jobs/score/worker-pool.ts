@@ -49,14 +49,39 @@ interface Pending {
 
 class ScoringWorker {
   readonly pending: Pending[] = [];
-  private failure: Error | undefined;
+  /** The worker's first message (its engine is loaded); rejects if the worker fails before sending it. */
+  readonly ready: Promise<WorkerReady>;
+  /** Why the worker cannot score, once it has failed. */
+  failure: Error | undefined;
+  /** Whether the worker has loaded its engine. */
+  started = false;
+  private settleReady: { resolve(ready: WorkerReady): void; reject(error: Error): void } | undefined;
 
-  constructor(readonly thread: Worker) {
-    thread.on('message', (message: EncodedBatch) => this.pending.shift()?.resolve(message));
+  constructor(
+    readonly thread: Worker,
+    /** The model the worker must have loaded; a worker with another fails (undefined: any model). */
+    private readonly modelVersion?: string,
+  ) {
+    this.ready = new Promise((resolve, reject) => {
+      this.settleReady = { resolve, reject };
+    });
+    // Awaited only by callers that need it; a start-up failure also rejects every batch sent.
+    this.ready.catch(() => undefined);
+    thread.on('message', (message: WorkerReady | EncodedBatch) => {
+      if (this.started) this.pending.shift()?.resolve(message as EncodedBatch);
+      else this.start(message as WorkerReady);
+    });
     thread.on('error', (error) => this.fail(error));
-    thread.on('exit', (code) => this.fail(new Error(`a scoring worker exited unexpectedly (code ${code})`)));
+    thread.on('exit', (code) =>
+      this.fail(
+        new Error(
+          `a scoring worker exited ${this.started ? 'unexpectedly' : 'during start-up'} (code ${code})`,
+        ),
+      ),
+    );
   }
 
+  /** Batches sent before the worker is ready wait in its message queue. */
   send(batch: WorkBatch): Promise<EncodedBatch> {
     if (this.failure !== undefined) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
@@ -65,8 +90,23 @@ class ScoringWorker {
     });
   }
 
+  private start(ready: WorkerReady): void {
+    this.started = true;
+    if (this.modelVersion !== undefined && ready.modelVersion !== this.modelVersion) {
+      this.fail(
+        new Error(
+          `a scoring worker loaded model ${ready.modelVersion}, the main thread ${this.modelVersion}: the model changed during start-up`,
+        ),
+      );
+      void this.thread.terminate();
+      return;
+    }
+    this.settleReady?.resolve(ready);
+  }
+
   private fail(error: Error): void {
     this.failure ??= error;
+    this.settleReady?.reject(this.failure);
     for (const pending of this.pending.splice(0)) pending.reject(this.failure);
   }
 }
@@ -78,8 +118,6 @@ export class WorkerPool implements BatchScorer {
   private constructor(
     private readonly workers: ScoringWorker[],
     readonly modelVersion: string,
-    /** Each worker's heap limit as its V8 reports it. */
-    readonly heapLimitsMb: readonly number[],
     /** Null once closed, so that its engine can be collected. */
     private mainThread: InProcessScorer | null,
   ) {
@@ -91,23 +129,31 @@ export class WorkerPool implements BatchScorer {
    * `count` worker threads; with `mainThread`, the main thread also loads an engine and scores a batch
    * itself whenever every worker has one waiting, instead of idling until the oldest result returns.
    * On two cores one worker plus the main thread scores as fast as two workers, and a worker (its own
-   * isolate, modules, engine and heap) costs ~40-60 MB of peak RSS.
+   * isolate, modules, engine and heap) costs ~40-60 MB of peak RSS. With the main thread the pool is
+   * ready as soon as the main thread's engine is, and the main thread scores every batch until a worker
+   * has loaded its engine (waiting for the workers idled it for ~150 ms per run). A worker that fails
+   * before it is ready fails the next batch the job sends.
    */
   static async start(count: number, setup: WorkerSetup, mainThread = false): Promise<WorkerPool> {
-    const threads = Array.from(
-      { length: count },
-      () => new Worker(WORKER_SCRIPT, { workerData: setup, resourceLimits: WORKER_RESOURCE_LIMITS }),
-    );
+    const spawn = () =>
+      new Worker(WORKER_SCRIPT, { workerData: setup, resourceLimits: WORKER_RESOURCE_LIMITS });
+    if (!mainThread) {
+      const workers = Array.from({ length: count }, () => new ScoringWorker(spawn()));
+      try {
+        const started = await Promise.all(workers.map((worker) => worker.ready));
+        return new WorkerPool(workers, started[0]!.modelVersion, null);
+      } catch (error) {
+        await Promise.all(workers.map((worker) => worker.thread.terminate()));
+        throw error;
+      }
+    }
+    const threads = Array.from({ length: count }, spawn);
     try {
-      const [started, engine] = await Promise.all([
-        Promise.all(threads.map(ready)),
-        mainThread ? loadEngineFrom(setup.engine) : undefined,
-      ]);
+      const engine = await loadEngineFrom(setup.engine);
       return new WorkerPool(
-        threads.map((thread) => new ScoringWorker(thread)),
-        started[0]!.modelVersion,
-        started.map((worker) => worker.heapLimitMb),
-        engine === undefined ? null : new InProcessScorer(engine, setup.layout),
+        threads.map((thread) => new ScoringWorker(thread, engine.modelVersion)),
+        engine.modelVersion,
+        new InProcessScorer(engine, setup.layout),
       );
     } catch (error) {
       await Promise.all(threads.map((thread) => thread.terminate()));
@@ -115,11 +161,27 @@ export class WorkerPool implements BatchScorer {
     }
   }
 
+  /** Each worker's heap limit as its V8 reports it, once the worker is ready. */
+  async heapLimitsMb(): Promise<number[]> {
+    const started = await Promise.all(this.workers.map((worker) => worker.ready));
+    return started.map((worker) => worker.heapLimitMb);
+  }
+
+  /**
+   * Sends the batch to the worker with the fewest waiting, or scores it on the main thread when every
+   * worker has two waiting or (with the main thread) none has loaded its engine yet. A failed worker fails
+   * every batch from then on.
+   */
   score(batch: WorkBatch): Promise<EncodedBatch> {
-    let idlest = this.workers[0]!;
-    for (const worker of this.workers) if (worker.pending.length < idlest.pending.length) idlest = worker;
-    if (this.mainThread !== null && idlest.pending.length >= BATCHES_PER_WORKER)
-      return this.mainThread.score(batch);
+    const { mainThread } = this;
+    let idlest: ScoringWorker | undefined;
+    for (const worker of this.workers) {
+      if (worker.failure !== undefined) return Promise.reject(worker.failure);
+      if (mainThread !== null && !worker.started) continue;
+      if (idlest === undefined || worker.pending.length < idlest.pending.length) idlest = worker;
+    }
+    if (idlest === undefined) return mainThread!.score(batch);
+    if (mainThread !== null && idlest.pending.length >= BATCHES_PER_WORKER) return mainThread.score(batch);
     return idlest.send(batch);
   }
 
@@ -128,14 +190,4 @@ export class WorkerPool implements BatchScorer {
     for (const worker of this.workers) worker.thread.removeAllListeners('exit');
     await Promise.all(this.workers.map((worker) => worker.thread.terminate()));
   }
-}
-
-function ready(thread: Worker): Promise<WorkerReady> {
-  return new Promise((resolve, reject) => {
-    thread.once('message', resolve);
-    thread.once('error', reject);
-    thread.once('exit', (code) =>
-      reject(new Error(`a scoring worker exited during start-up (code ${code})`)),
-    );
-  });
 }

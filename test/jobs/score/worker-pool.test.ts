@@ -1,4 +1,5 @@
 /** The worker pool's threads: started from the dist/ build, as `outlay score` starts them. */
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -29,10 +30,11 @@ describe('worker pool', () => {
     const pool = await WorkerPool.start(2, { engine: await engineSpec(), layout });
     try {
       const { maxOldGenerationSizeMb, maxYoungGenerationSizeMb } = WORKER_RESOURCE_LIMITS;
-      expect(pool.heapLimitsMb).toHaveLength(2);
+      const limits = await pool.heapLimitsMb();
+      expect(limits).toHaveLength(2);
       // V8's limit is the old generation plus the young generation with its copy reserve (1.5× in Node 20);
       // without limits a worker would get the process default of gigabytes.
-      for (const limit of pool.heapLimitsMb) {
+      for (const limit of limits) {
         expect(limit).toBeGreaterThanOrEqual(maxOldGenerationSizeMb);
         expect(limit).toBeLessThanOrEqual(maxOldGenerationSizeMb + 2 * maxYoungGenerationSizeMb);
       }
@@ -41,7 +43,7 @@ describe('worker pool', () => {
     }
   });
 
-  it('scenario: one worker and the main thread, six batches sent at once → one batch more in flight than the worker holds, results in order and equal to the main thread alone', async () => {
+  it('scenario: one worker and the main thread, six batches sent at once once the worker is ready → one batch more in flight than the worker holds, results in order and equal to the main thread alone', async () => {
     const engine = await engineSpec();
     const pool = await WorkerPool.start(1, { engine, layout }, true);
     const alone = new InProcessScorer(await loadEngineFrom(engine), layout);
@@ -58,6 +60,8 @@ describe('worker pool', () => {
     });
     try {
       expect(pool.parallelBatches).toBe(3);
+      // Until then the main thread would score them all.
+      await pool.heapLimitsMb();
       const results = await Promise.all(Array.from({ length: 6 }, (_, seq) => pool.score(batchOf(seq))));
       expect(results.map((result) => result.seq)).toEqual([0, 1, 2, 3, 4, 5]);
       for (const [seq, result] of results.entries()) {
@@ -65,6 +69,56 @@ describe('worker pool', () => {
         expect(Buffer.from(result.csv)).toEqual(Buffer.from(expected.csv));
         expect(Buffer.from(result.rejectsCsv)).toEqual(Buffer.from(expected.rejectsCsv));
       }
+    } finally {
+      await pool.close();
+    }
+  });
+
+  /**
+   * An engine module whose workers differ from the main thread: their engine fails to load, or reports
+   * another model (as if the model file had been replaced while the threads started).
+   */
+  const divergingEngine = async (inWorker: 'fails' | 'other model') => {
+    const dir = await tempDir('diverging-engine');
+    const module = join(dir, 'engine.mjs');
+    const real = pathToFileURL(join(PACKAGE_ROOT, 'dist', 'src', 'runtime', 'load-engine.js')).href;
+    await writeFile(
+      module,
+      `import { isMainThread } from 'node:worker_threads';
+import { loadEngine as load } from ${JSON.stringify(real)};
+export async function loadEngine(options) {
+  if (!isMainThread && ${JSON.stringify(inWorker)} === 'fails') throw new Error('the worker could not load its engine');
+  const engine = await load(options);
+  return isMainThread ? engine : { ...engine, modelVersion: 'other-model' };
+}
+`,
+    );
+    return { ...(await engineSpec()), module: pathToFileURL(module).href };
+  };
+  const oneRow: WorkBatch = {
+    seq: 0,
+    rowNumbers: Int32Array.from([1]),
+    cells: { kind: 'rows', rows: [['40000', '10001']] },
+  };
+
+  it('scenario: a worker whose engine fails to load while the main thread scores → the next batch fails with its error', async () => {
+    const pool = await WorkerPool.start(1, { engine: await divergingEngine('fails'), layout }, true);
+    try {
+      await expect(pool.heapLimitsMb()).rejects.toThrow('the worker could not load its engine');
+      await expect(pool.score(oneRow)).rejects.toThrow('the worker could not load its engine');
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('scenario: a worker that loaded another model than the main thread → the next batch fails naming both', async () => {
+    const engine = await divergingEngine('other model');
+    const pool = await WorkerPool.start(1, { engine, layout }, true);
+    try {
+      const expected = (await loadEngineFrom(engine)).modelVersion;
+      const message = `a scoring worker loaded model other-model, the main thread ${expected}`;
+      await expect(pool.heapLimitsMb()).rejects.toThrow(message);
+      await expect(pool.score(oneRow)).rejects.toThrow(message);
     } finally {
       await pool.close();
     }
