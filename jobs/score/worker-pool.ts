@@ -57,11 +57,7 @@ class ScoringWorker {
   started = false;
   private settleReady: { resolve(ready: WorkerReady): void; reject(error: Error): void } | undefined;
 
-  constructor(
-    readonly thread: Worker,
-    /** The model the worker must have loaded; a worker with another fails (undefined: any model). */
-    private readonly modelVersion?: string,
-  ) {
+  constructor(readonly thread: Worker) {
     this.ready = new Promise((resolve, reject) => {
       this.settleReady = { resolve, reject };
     });
@@ -90,17 +86,24 @@ class ScoringWorker {
     });
   }
 
+  /** Fails the worker if the engine it loads (or has loaded) is not of model `version`. */
+  requireModel(version: string): void {
+    this.ready.then(
+      (ready) => {
+        if (ready.modelVersion === version) return;
+        this.fail(
+          new Error(
+            `a scoring worker loaded model ${ready.modelVersion}, the main thread ${version}: the model changed during start-up`,
+          ),
+        );
+        void this.thread.terminate();
+      },
+      () => undefined,
+    );
+  }
+
   private start(ready: WorkerReady): void {
     this.started = true;
-    if (this.modelVersion !== undefined && ready.modelVersion !== this.modelVersion) {
-      this.fail(
-        new Error(
-          `a scoring worker loaded model ${ready.modelVersion}, the main thread ${this.modelVersion}: the model changed during start-up`,
-        ),
-      );
-      void this.thread.terminate();
-      return;
-    }
     this.settleReady?.resolve(ready);
   }
 
@@ -135,28 +138,24 @@ export class WorkerPool implements BatchScorer {
    * before it is ready fails the next batch the job sends.
    */
   static async start(count: number, setup: WorkerSetup, mainThread = false): Promise<WorkerPool> {
-    const spawn = () =>
-      new Worker(WORKER_SCRIPT, { workerData: setup, resourceLimits: WORKER_RESOURCE_LIMITS });
-    if (!mainThread) {
-      const workers = Array.from({ length: count }, () => new ScoringWorker(spawn()));
-      try {
+    // Each listened to from its spawn on: a ready message sent while the main engine loads is not lost.
+    const workers = Array.from(
+      { length: count },
+      () =>
+        new ScoringWorker(
+          new Worker(WORKER_SCRIPT, { workerData: setup, resourceLimits: WORKER_RESOURCE_LIMITS }),
+        ),
+    );
+    try {
+      if (!mainThread) {
         const started = await Promise.all(workers.map((worker) => worker.ready));
         return new WorkerPool(workers, started[0]!.modelVersion, null);
-      } catch (error) {
-        await Promise.all(workers.map((worker) => worker.thread.terminate()));
-        throw error;
       }
-    }
-    const threads = Array.from({ length: count }, spawn);
-    try {
       const engine = await loadEngineFrom(setup.engine);
-      return new WorkerPool(
-        threads.map((thread) => new ScoringWorker(thread, engine.modelVersion)),
-        engine.modelVersion,
-        new InProcessScorer(engine, setup.layout),
-      );
+      for (const worker of workers) worker.requireModel(engine.modelVersion);
+      return new WorkerPool(workers, engine.modelVersion, new InProcessScorer(engine, setup.layout));
     } catch (error) {
-      await Promise.all(threads.map((thread) => thread.terminate()));
+      await Promise.all(workers.map((worker) => worker.thread.terminate()));
       throw error;
     }
   }

@@ -75,10 +75,11 @@ describe('worker pool', () => {
   });
 
   /**
-   * An engine module whose workers differ from the main thread: their engine fails to load, or reports
-   * another model (as if the model file had been replaced while the threads started).
+   * An engine module whose threads differ: the workers' engine fails to load or reports another model (as
+   * if the model file had been replaced while the threads started), or the main thread's loads slowly.
    */
-  const divergingEngine = async (inWorker: 'fails' | 'other model') => {
+  type Divergence = 'worker fails' | 'worker loads another model' | 'main thread slow';
+  const divergingEngine = async (divergence: Divergence) => {
     const dir = await tempDir('diverging-engine');
     const module = join(dir, 'engine.mjs');
     const real = pathToFileURL(join(PACKAGE_ROOT, 'dist', 'src', 'runtime', 'load-engine.js')).href;
@@ -86,10 +87,15 @@ describe('worker pool', () => {
       module,
       `import { isMainThread } from 'node:worker_threads';
 import { loadEngine as load } from ${JSON.stringify(real)};
+const divergence = ${JSON.stringify(divergence)};
 export async function loadEngine(options) {
-  if (!isMainThread && ${JSON.stringify(inWorker)} === 'fails') throw new Error('the worker could not load its engine');
+  if (isMainThread) {
+    if (divergence === 'main thread slow') await new Promise((resolve) => setTimeout(resolve, 1500));
+    return load(options);
+  }
+  if (divergence === 'worker fails') throw new Error('the worker could not load its engine');
   const engine = await load(options);
-  return isMainThread ? engine : { ...engine, modelVersion: 'other-model' };
+  return divergence === 'worker loads another model' ? { ...engine, modelVersion: 'other-model' } : engine;
 }
 `,
     );
@@ -102,7 +108,7 @@ export async function loadEngine(options) {
   };
 
   it('scenario: a worker whose engine fails to load while the main thread scores → the next batch fails with its error', async () => {
-    const pool = await WorkerPool.start(1, { engine: await divergingEngine('fails'), layout }, true);
+    const pool = await WorkerPool.start(1, { engine: await divergingEngine('worker fails'), layout }, true);
     try {
       await expect(pool.heapLimitsMb()).rejects.toThrow('the worker could not load its engine');
       await expect(pool.score(oneRow)).rejects.toThrow('the worker could not load its engine');
@@ -112,13 +118,27 @@ export async function loadEngine(options) {
   });
 
   it('scenario: a worker that loaded another model than the main thread → the next batch fails naming both', async () => {
-    const engine = await divergingEngine('other model');
+    const engine = await divergingEngine('worker loads another model');
     const pool = await WorkerPool.start(1, { engine, layout }, true);
     try {
       const expected = (await loadEngineFrom(engine)).modelVersion;
       const message = `a scoring worker loaded model other-model, the main thread ${expected}`;
-      await expect(pool.heapLimitsMb()).rejects.toThrow(message);
+      await pool.heapLimitsMb();
       await expect(pool.score(oneRow)).rejects.toThrow(message);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('scenario: a worker ready before the main thread has loaded its engine → the pool sees it ready (its first message is not lost)', async () => {
+    const pool = await WorkerPool.start(
+      1,
+      { engine: await divergingEngine('main thread slow'), layout },
+      true,
+    );
+    try {
+      expect(await pool.heapLimitsMb()).toHaveLength(1);
+      expect((await pool.score(oneRow)).scored).toBe(1);
     } finally {
       await pool.close();
     }
