@@ -259,6 +259,10 @@ export async function runScoreJob(options: ScoreJobOptions): Promise<ScoreJobRes
     await finishedScorer.close();
 
     await scored.end();
+    // The outputs' fsync (~130 ms for a 1 M-row Arrow file) runs while the summary is computed instead of
+    // after it; publishTogether's own sync then finds nothing left to write.
+    const durable = Promise.all([scored.file.sync(), rejects.sync()]);
+    durable.catch(() => undefined);
     const finishedAt = new Date();
     const report = await stageSummaryAndReport(
       options.outDir,
@@ -277,6 +281,7 @@ export async function runScoreJob(options: ScoreJobOptions): Promise<ScoreJobRes
         },
       }),
     );
+    await durable;
     // Everything is durable under temporary names before anything is published. The checkpoint goes
     // first: a kill between it and the renames only costs a fresh run, never a wrong resume.
     await removeCheckpoint(paths.checkpoint);
