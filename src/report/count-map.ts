@@ -185,10 +185,21 @@ export function describeEntries(sorted: SortedCounts): DistributionFacts | null 
   const { values, counts, length } = sorted;
   if (length === 0) return null;
   let count = 0;
-  let sum = 0n;
+  // Summed as doubles while every product and partial sum is a safe integer, so exact; a BigInt per
+  // entry cost more than the rest of the summary's finish. Past 2^53 the sum goes on in BigInt.
+  let sum = 0;
+  let bigSum: bigint | null = null;
   for (let i = 0; i < length; i++) {
     count += counts[i]!;
-    sum += BigInt(values[i]!) * BigInt(counts[i]!);
+    const product = values[i]! * counts[i]!;
+    if (bigSum === null && Math.abs(product) <= Number.MAX_SAFE_INTEGER) {
+      const next = sum + product;
+      if (Math.abs(next) <= Number.MAX_SAFE_INTEGER) {
+        sum = next;
+        continue;
+      }
+    }
+    bigSum = (bigSum ?? BigInt(sum)) + BigInt(values[i]!) * BigInt(counts[i]!);
   }
   const percentiles = {} as Record<Percentile, number>;
   let index = 0;
@@ -201,7 +212,7 @@ export function describeEntries(sorted: SortedCounts): DistributionFacts | null 
     }
     percentiles[p] = values[index]!;
   }
-  return { count, sum, min: values[0]!, max: values[length - 1]!, percentiles };
+  return { count, sum: bigSum ?? BigInt(sum), min: values[0]!, max: values[length - 1]!, percentiles };
 }
 
 /** Number of values strictly below `bound` (values ≥ bound are not counted). */

@@ -54,6 +54,23 @@ describe('describeEntries', () => {
     expect(describeEntries(map.sorted())!.sum).toBe(18_000_000_000_000_000n);
   });
 
+  it('for any values and counts around 2^53, the sum is the exact BigInt sum (doubles while safe, then BigInt)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.tuple(fc.integer({ min: -(2 ** 40), max: 2 ** 40 }), fc.integer({ min: 1, max: 2 ** 20 })),
+          { minLength: 1, maxLength: 50 },
+        ),
+        (entries) => {
+          const map = new CountMap();
+          for (const [value, count] of entries) map.add(value, count);
+          const exact = entries.reduce((total, [value, count]) => total + BigInt(value) * BigInt(count), 0n);
+          expect(describeEntries(map.sorted())!.sum).toBe(exact);
+        },
+      ),
+    );
+  });
+
   it('when there are no values, returns null', () => {
     expect(describeEntries(new CountMap().sorted())).toBeNull();
   });
