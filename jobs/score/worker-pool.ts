@@ -51,35 +51,43 @@ class ScoringWorker {
   readonly pending: Pending[] = [];
   /** The worker's first message (its engine is loaded); rejects if the worker fails before sending it. */
   readonly ready: Promise<WorkerReady>;
-  /** Why the worker cannot score, once it has failed. */
-  failure: Error | undefined;
-  /** Whether the worker has loaded its engine. */
-  started = false;
-  private settleReady: { resolve(ready: WorkerReady): void; reject(error: Error): void } | undefined;
+  #failure: Error | undefined;
+  #started = false;
+  #settleReady: { resolve(ready: WorkerReady): void; reject(error: Error): void } | undefined;
 
   constructor(readonly thread: Worker) {
     this.ready = new Promise((resolve, reject) => {
-      this.settleReady = { resolve, reject };
+      this.#settleReady = { resolve, reject };
     });
     // Awaited only by callers that need it; a start-up failure also rejects every batch sent.
     this.ready.catch(() => undefined);
     thread.on('message', (message: WorkerReady | EncodedBatch) => {
-      if (this.started) this.pending.shift()?.resolve(message as EncodedBatch);
+      if (this.#started) this.pending.shift()?.resolve(message as EncodedBatch);
       else this.start(message as WorkerReady);
     });
     thread.on('error', (error) => this.fail(error));
     thread.on('exit', (code) =>
       this.fail(
         new Error(
-          `a scoring worker exited ${this.started ? 'unexpectedly' : 'during start-up'} (code ${code})`,
+          `a scoring worker exited ${this.#started ? 'unexpectedly' : 'during start-up'} (code ${code})`,
         ),
       ),
     );
   }
 
+  /** Why the worker cannot score, once it has failed. */
+  get failure(): Error | undefined {
+    return this.#failure;
+  }
+
+  /** Whether the worker has loaded its engine. */
+  get started(): boolean {
+    return this.#started;
+  }
+
   /** Batches sent before the worker is ready wait in its message queue. */
   send(batch: WorkBatch): Promise<EncodedBatch> {
-    if (this.failure !== undefined) return Promise.reject(this.failure);
+    if (this.#failure !== undefined) return Promise.reject(this.#failure);
     return new Promise((resolve, reject) => {
       this.pending.push({ resolve, reject });
       this.thread.postMessage(batch, [batch.rowNumbers.buffer as ArrayBuffer, ...cellBuffers(batch.cells)]);
@@ -103,14 +111,14 @@ class ScoringWorker {
   }
 
   private start(ready: WorkerReady): void {
-    this.started = true;
-    this.settleReady?.resolve(ready);
+    this.#started = true;
+    this.#settleReady?.resolve(ready);
   }
 
   private fail(error: Error): void {
-    this.failure ??= error;
-    this.settleReady?.reject(this.failure);
-    for (const pending of this.pending.splice(0)) pending.reject(this.failure);
+    this.#failure ??= error;
+    this.#settleReady?.reject(this.#failure);
+    for (const pending of this.pending.splice(0)) pending.reject(this.#failure);
   }
 }
 

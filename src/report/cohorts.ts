@@ -70,7 +70,7 @@ export interface ScoredRows {
   readonly age: Float64Array;
   readonly householdMembers: Float64Array;
   readonly state: readonly (string | null)[];
-  /** One column per --group-by column, in --group-by order (the cell's text, '' when empty). */
+  /** One column per --group-by column, in `SummaryBuilder.groupBy` order (the cell's text, '' when empty). */
   readonly groups: readonly (readonly string[])[];
 }
 
