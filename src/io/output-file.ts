@@ -141,15 +141,18 @@ export async function syncDirectory(dir: string): Promise<void> {
 /** Writes a whole file (summary, report, checkpoint) atomically: temporary file, fsync, rename. */
 export async function writeFileAtomically(
   finalPath: string,
-  content: string | readonly Uint8Array[],
+  content: string | Iterable<Uint8Array>,
 ): Promise<void> {
   await (await stageFile(finalPath, content)).commit();
 }
 
-/** Writes a whole file under its temporary name, ready for `commit()` or `publishTogether`. */
+/**
+ * Writes a whole file under its temporary name, ready for `commit()` or `publishTogether`; chunks from an
+ * iterable are written as they come (a generator's need not all exist at once).
+ */
 export async function stageFile(
   finalPath: string,
-  content: string | readonly Uint8Array[],
+  content: string | Iterable<Uint8Array>,
 ): Promise<OutputFile> {
   const file = await OutputFile.create(finalPath);
   try {
