@@ -114,19 +114,20 @@ const result = await withScratch('api', async (dir) => {
       cpuUs: median(results.map((r) => r.serverCpuUsPerRequest)),
     };
   };
-  /** Each round's throughput of a subject ÷ the reference's in the same round. */
-  const roundShares = (subject: Subject, reference: Subject) => {
+  /** `ratioOf` each round of a subject and the reference's round beside it. */
+  const perRound = (subject: Subject, reference: Subject, ratioOf: (own: Round, theirs: Round) => number) => {
     const references = rounds.get(reference)!;
-    return rounds.get(subject)!.map((r, i) => r.requestsPerSecond / references[i]!.requestsPerSecond);
+    return rounds.get(subject)!.map((own, i) => ratioOf(own, references[i]!));
   };
+  /** Each round's throughput of a subject ÷ the reference's in the same round. */
+  const roundShares = (subject: Subject, reference: Subject) =>
+    perRound(subject, reference, (own, theirs) => own.requestsPerSecond / theirs.requestsPerSecond);
   const pairedShare = (subject: Subject, reference: Subject) => median(roundShares(subject, reference));
   /** The same for server CPU per request, the reference's ÷ the subject's (a throughput-like ratio). */
-  const pairedCpuShare = (subject: Subject, reference: Subject) => {
-    const references = rounds.get(reference)!;
-    return median(
-      rounds.get(subject)!.map((r, i) => references[i]!.serverCpuUsPerRequest / r.serverCpuUsPerRequest),
+  const pairedCpuShare = (subject: Subject, reference: Subject) =>
+    median(
+      perRound(subject, reference, (own, theirs) => theirs.serverCpuUsPerRequest / own.serverCpuUsPerRequest),
     );
-  };
   const ceiling = summary(ceilingSubject);
   const bare = summary(fastifySubject);
   const measurements: Measurement[] = subjects.flatMap((subject) => {
