@@ -1,5 +1,5 @@
 import { CATEGORY_COUNT, OTHER_DEBT_INDEX, SAVINGS_INDEX } from '../contract/categories.js';
-import { Apportioner } from './apportion.js';
+import { clearQuotas, fileQuota, placeLeftover } from './apportion.js';
 import { roundHalfAwayFromZero } from './rounding.js';
 
 /**
@@ -15,7 +15,6 @@ import { roundHalfAwayFromZero } from './rounding.js';
  * model's `predict`).
  */
 export class BudgetAllocator {
-  private readonly apportioner = new Apportioner();
   private readonly fillable = new Uint8Array(CATEGORY_COUNT);
 
   /**
@@ -36,8 +35,13 @@ export class BudgetAllocator {
     out: Float64Array,
     modelOut: Float64Array,
   ): number {
-    const { fillable, apportioner } = this;
-    apportioner.begin(Math.max(0, roundHalfAwayFromZero(netIncome) - givenWhole), fillableWeight);
+    const { fillable } = this;
+    const total = Math.max(0, roundHalfAwayFromZero(netIncome) - givenWhole);
+    // One division, not one per category: divisions are the slowest step of the quotas.
+    const perWeight = total / fillableWeight;
+    clearQuotas();
+    let floorSum = 0;
+    let filled = 0;
     let spending = 0;
     for (let i = 0; i < CATEGORY_COUNT; i++) {
       const weight = modeled[i]!;
@@ -54,10 +58,11 @@ export class BudgetAllocator {
       } else {
         fillable[i] = 1;
         spending += weight;
-        apportioner.floor(i, weight, out);
+        floorSum += fileQuota(i, weight * perWeight, out);
+        filled++;
       }
     }
-    apportioner.finish(fillable, out);
+    placeLeftover(total, fillableWeight, floorSum, filled, fillable, out);
     return spending;
   }
 }

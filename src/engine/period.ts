@@ -1,5 +1,5 @@
 import { CATEGORIES, CATEGORY_COUNT, type CategoryRecord } from '../contract/categories.js';
-import { Apportioner } from './apportion.js';
+import { apportion } from './apportion.js';
 import { categoryRecord } from './record.js';
 import { roundHalfAwayFromZero } from './rounding.js';
 
@@ -34,6 +34,6 @@ export function amountsForPeriod(annual: CategoryRecord, period: Period): Catego
   const amounts = Float64Array.from(CATEGORIES, (c) => annual[c]);
   const total = amounts.reduce((sum, amount) => sum + amount, 0);
   const out = new Float64Array(CATEGORY_COUNT);
-  new Apportioner().apportion(roundHalfAwayFromZero(total / perYear), amounts, ALL_CATEGORIES, out);
+  apportion(roundHalfAwayFromZero(total / perYear), amounts, ALL_CATEGORIES, out);
   return categoryRecord(out);
 }

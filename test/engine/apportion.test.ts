@@ -1,13 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CATEGORY_COUNT } from '../../src/contract/categories.js';
-import { Apportioner } from '../../src/engine/apportion.js';
+import { apportion as apportionInto } from '../../src/engine/apportion.js';
 
 const ALL = new Uint8Array(CATEGORY_COUNT).fill(1);
 
 function apportion(total: number, weights: number[], eligible = ALL) {
   const out = new Float64Array(CATEGORY_COUNT).fill(-1);
-  const ok = new Apportioner().apportion(total, Float64Array.from(weights), eligible, out);
+  const ok = apportionInto(total, Float64Array.from(weights), eligible, out);
   return { ok, out: Array.from(out) };
 }
 
@@ -25,7 +25,7 @@ function reference(total: number, weights: number[]): number[] {
   return out;
 }
 
-describe('Apportioner (largest remainder)', () => {
+describe('apportion (largest remainder)', () => {
   it('splits 10 over three equal weights as 4, 3, 3: the tie goes to the earlier category', () => {
     const weights = new Array(CATEGORY_COUNT).fill(0);
     weights[0] = weights[1] = weights[2] = 1;
