@@ -1,6 +1,12 @@
-import { CATEGORY_COUNT, CATEGORY_INDEX, type Category } from '../contract/categories.js';
+import { CATEGORIES, CATEGORY_COUNT, type Category } from '../contract/categories.js';
 import type { GivenBudget } from '../contract/schemas.js';
 import { roundHalfAwayFromZero } from './rounding.js';
+
+/**
+ * CATEGORY_INDEX as a Map: a look-up with a different key every time is a hash probe either way, and the
+ * Map's costs less than the 38-key record's (readGivenBudget 87 → 60 ns on the bench's budgets).
+ */
+const INDEX_OF_KEY = new Map<string, number>(CATEGORIES.map((category, index) => [category, index]));
 
 /**
  * Copies a validated request's fixed expenses into `amounts`/`isGiven` (CATEGORIES order) and returns
@@ -22,7 +28,7 @@ export function readGivenBudget(
   for (const key in budget) {
     const value = budget[key as Category];
     if (value === undefined) continue;
-    const index = CATEGORY_INDEX[key as Category];
+    const index = INDEX_OF_KEY.get(key)!;
     amounts[index] = value;
     isGiven[index] = 1;
     whole += roundHalfAwayFromZero(value);
