@@ -42,9 +42,10 @@ export function apportion(
  * `apportion` in three steps, for a caller that visits the categories anyway (the budget): `clearQuotas`,
  * then `fileQuota` for every eligible category in index order with its quota, weight × (total ÷ the
  * eligible weights' sum in index order), adding up the floors it returns and counting the calls, then
- * `placeLeftover`. The sums are the caller's locals rather than state here: kept in registers, not
- * stored and reloaded in every iteration of the caller's loop: the budget's pass took 20 % less, the whole
- * evaluation 9 % less (in-process A/B, 600 cache-resident profiles, medians of 40 paired rounds).
+ * `placeLeftover`. The sums are the caller's locals rather than state here, so they stay in registers
+ * instead of being stored and reloaded in every iteration of the caller's loop: the budget's allocation
+ * alone took 12 % less on 600 cache-resident profiles and 5 % less on 20,000 (old and new alternating
+ * in one process); the whole evaluation moved less than its run-to-run noise.
  */
 
 /** Starts an apportionment: no quota filed yet. */

@@ -4,7 +4,8 @@ import { roundHalfAwayFromZero } from './rounding.js';
 
 /**
  * CATEGORY_INDEX as a Map: a look-up with a different key every time is a hash probe either way, and the
- * Map's costs less than the 38-key record's (readGivenBudget 87 → 60 ns on the bench's budgets).
+ * Map's costs less than the 38-key record's (readGivenBudget on the bench's generated budgets: 80 → 68 ns
+ * on 600 of them, 108 → 92 ns on 100,000).
  */
 const INDEX_OF_KEY = new Map<string, number>(CATEGORIES.map((category, index) => [category, index]));
 
