@@ -11,7 +11,7 @@ import { CsvBytes } from '../../src/io/csv-bytes.js';
 import { type CellGrid, cellAt } from '../../src/io/input-source.js';
 import type { Cell } from '../../src/io/row-request.js';
 import { type Utf8Buffers, Utf8ColumnBuilder } from '../../src/io/utf8-column.js';
-import type { ScoredRows } from '../../src/report/summary.js';
+import { type ScoredRows, type ScoredRowsBuffer, scoredRowsBuffer } from '../../src/report/summary.js';
 import type { OutputLayout } from './layout.js';
 
 /** Derived values of the scored rows of a batch, column by column (Arrow output). */
@@ -69,7 +69,7 @@ export class BatchEncoder {
   private readonly rejectReasons: string[] = [];
   private readonly scoredIndex: Int32Array;
   private readonly columns: ColumnsInProgress | null;
-  private readonly stats: ScoredRows & { readonly state: (string | null)[]; readonly groups: string[][] };
+  private readonly stats: ScoredRowsBuffer;
   private scored = 0;
 
   constructor(
@@ -93,16 +93,7 @@ export class BatchEncoder {
             cbsa: new Utf8ColumnBuilder(n),
           }
         : null;
-    this.stats = {
-      psa: new Float64Array(n),
-      score: new Float64Array(n),
-      savingsScore: new Float64Array(n),
-      netIncome: new Float64Array(n),
-      age: new Float64Array(n),
-      householdMembers: new Float64Array(n),
-      state: [],
-      groups: layout.groups.map(() => []),
-    };
+    this.stats = scoredRowsBuffer(n, layout.groups.length);
   }
 
   add(index: number, outcome: RowOutcome): void {

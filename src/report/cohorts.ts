@@ -74,6 +74,24 @@ export interface ScoredRows {
   readonly groups: readonly (readonly string[])[];
 }
 
+/** `ScoredRows` as its producer fills it: numbers set by index, texts pushed or set by index. */
+export type ScoredRowsBuffer = ScoredRows & {
+  readonly state: (string | null)[];
+  readonly groups: string[][];
+};
+
+/** Columns for up to `capacity` scored rows with `groupCount` --group-by columns. */
+export const scoredRowsBuffer = (capacity: number, groupCount: number): ScoredRowsBuffer => ({
+  psa: new Float64Array(capacity),
+  score: new Float64Array(capacity),
+  savingsScore: new Float64Array(capacity),
+  netIncome: new Float64Array(capacity),
+  age: new Float64Array(capacity),
+  householdMembers: new Float64Array(capacity),
+  state: [],
+  groups: Array.from({ length: groupCount }, () => []),
+});
+
 export interface Dimension {
   readonly name: string;
   /** `default` cohorts are always computed; `group_by` ones come from --group-by columns. */

@@ -6,10 +6,16 @@
  */
 
 import { CohortAccumulator, cohortStats, SCORE_SCALE } from './cohort-stats.js';
-import { type Dimension, dimensionsFor, type ScoredRows } from './cohorts.js';
+import {
+  type Dimension,
+  dimensionsFor,
+  type ScoredRows,
+  type ScoredRowsBuffer,
+  scoredRowsBuffer,
+} from './cohorts.js';
 import { SUMMARY_FORMAT, SUMMARY_VERSION, type Summary, type SummaryMetaJson } from './summary-schema.js';
 
-export type { ScoredRows } from './cohorts.js';
+export { type ScoredRows, type ScoredRowsBuffer, scoredRowsBuffer } from './cohorts.js';
 export type { Summary } from './summary-schema.js';
 
 /** One scored row, for callers that have rows one at a time (a resumed run replaying its output). */
@@ -114,22 +120,12 @@ export class SummaryBuilder {
   #scoreX10 = new Float64Array(0);
   #savingsScoreX10 = new Float64Array(0);
   /** One row as a batch of one, for `addScored`. */
-  readonly #single: ScoredRows & { readonly state: (string | null)[]; readonly groups: string[][] };
+  readonly #single: ScoredRowsBuffer;
 
   constructor(options: { groupBy: readonly string[] }) {
     this.#groupBy = [...new Set(options.groupBy)];
     this.#state = new SummaryState(dimensionsFor(this.#groupBy));
-    const one = () => new Float64Array(1);
-    this.#single = {
-      psa: one(),
-      score: one(),
-      savingsScore: one(),
-      netIncome: one(),
-      age: one(),
-      householdMembers: one(),
-      state: [null],
-      groups: this.#groupBy.map(() => ['']),
-    };
+    this.#single = scoredRowsBuffer(1, this.#groupBy.length);
   }
 
   /** The --group-by columns, without repeats: the order of `ScoredRows.groups`. */
