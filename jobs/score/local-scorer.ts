@@ -8,9 +8,10 @@ import type { BatchScorer } from './scorer.js';
 import { prepareRow, type WorkBatch } from './work.js';
 
 /**
- * A scorer's engine with the request body it refills for every row. A row the fast path cannot score (an
- * unreadable cell, a body the engine refuses) is taken again the general way, with a body of its own, so
- * that its errors are exactly those `prepareRow` and the engine report.
+ * A scorer's engine with the request body it refills for every row, validated by the check for its fixed
+ * shape. A row the fast path cannot score (an unreadable cell, a body the contract refuses) is taken again
+ * the general way, with a body of its own, so that its errors are exactly those `prepareRow` and the
+ * engine report.
  */
 export class LocalScoring {
   private readonly request: ReusedRequest;
@@ -29,14 +30,9 @@ export class LocalScoring {
     const width = layout.header.length;
     for (let i = 0; i < batch.rowNumbers.length; i++) {
       const whole = cells.kind === 'columns' || cells.rows[i]!.length === width;
-      if (whole && request.fill(cells, i)) {
-        const result = engine.householdFigures(request.body);
-        if (result.ok) {
-          encoder.addScored(i, result.value, request.body.demographics);
-          continue;
-        }
-      }
-      encoder.add(i, scoreRow(engine, layout, cells, i));
+      const valid = whole && request.fill(cells, i) ? request.validated() : undefined;
+      if (valid !== undefined) encoder.addScored(i, engine.householdFiguresOf(valid), valid.demographics);
+      else encoder.add(i, scoreRow(engine, layout, cells, i));
     }
     return encoder.finish();
   }

@@ -29,13 +29,10 @@ const UNDERSTOOD = new Set([
 ]);
 
 export function plainCheck(schema: TSchema): PlainCheck {
-  const keywords = schema as Record<string, unknown>;
-  for (const keyword of Object.keys(keywords)) {
-    if (!UNDERSTOOD.has(keyword)) throw new Error(`plain check: unsupported schema keyword "${keyword}"`);
-  }
+  const keywords = understood(schema);
   switch (keywords.type) {
     case 'object':
-      return objectCheck(keywords);
+      return objectCheck(schema);
     case 'number':
     case 'integer':
       return numberCheck(keywords);
@@ -48,28 +45,43 @@ export function plainCheck(schema: TSchema): PlainCheck {
   }
 }
 
-interface Field {
+export interface PlainField {
   readonly check: PlainCheck;
   readonly required: boolean;
 }
 
-function objectCheck({
-  properties,
-  required = [],
-  additionalProperties,
-}: Record<string, unknown>): PlainCheck {
+/**
+ * The fields of an object schema: each property's check and whether it is required. For a caller that
+ * knows which keys its objects have (`fixedShapeCheck`) and so can check them without listing them.
+ */
+export function plainFields(schema: TSchema): ReadonlyMap<string, PlainField> {
+  const { type, properties, required = [], additionalProperties } = understood(schema);
+  if (type !== 'object') throw new Error('plain check: fields of a schema that is not an object');
   // With other properties allowed, a key outside the schema would need no check at all; the request
   // schemas never allow them, so that case is not implemented.
   if (additionalProperties !== false)
     throw new Error('plain check: objects must forbid additional properties');
   const requiredNames = new Set(required as string[]);
-  const fields = new Map<string, Field>(
-    Object.entries(properties as Record<string, TSchema>).map(([name, schema]) => [
+  return new Map<string, PlainField>(
+    Object.entries(properties as Record<string, TSchema>).map(([name, property]) => [
       name,
-      { check: plainCheck(schema), required: requiredNames.has(name) },
+      { check: plainCheck(property), required: requiredNames.has(name) },
     ]),
   );
-  const requiredCount = requiredNames.size;
+}
+
+function understood(schema: TSchema): Record<string, unknown> {
+  const keywords = schema as Record<string, unknown>;
+  for (const keyword of Object.keys(keywords)) {
+    if (!UNDERSTOOD.has(keyword)) throw new Error(`plain check: unsupported schema keyword "${keyword}"`);
+  }
+  return keywords;
+}
+
+function objectCheck(schema: TSchema): PlainCheck {
+  const fields = plainFields(schema);
+  let requiredCount = 0;
+  for (const field of fields.values()) if (field.required) requiredCount++;
   return (value) => {
     if (typeof value !== 'object' || value === null) return false;
     // TypeBox reads fields with `in` and property access, which also see a prototype's getters; only

@@ -4,7 +4,12 @@
  * field's request path, so the reject says which field and why, like the API does.
  */
 import type { ErrorItem } from '../contract/schemas.js';
-import { validateRequest } from '../contract/validate.js';
+import {
+  fixedShapeCheck,
+  type ShapedBody,
+  type ValidRequest,
+  validateRequest,
+} from '../contract/validate.js';
 import type { ContractField, RequestPlan } from './column-mapping.js';
 import { type CellGrid, cellAt } from './input-source.js';
 
@@ -50,11 +55,9 @@ export function buildRequest(plan: RequestPlan, cellOf: (column: number) => Cell
  * Every bound field is always present, `undefined` when not given, which the contract counts as absent.
  */
 export class ReusedRequest {
-  readonly body: {
-    readonly demographics: Record<string, unknown>;
-    readonly budget?: Record<string, unknown>;
-  };
+  readonly body: ShapedBody;
   private readonly targets: Record<string, unknown>[];
+  private readonly check: (body: ShapedBody) => ValidRequest | undefined;
 
   constructor(private readonly plan: RequestPlan) {
     const demographics: Record<string, unknown> = {};
@@ -66,6 +69,12 @@ export class ReusedRequest {
     });
     const givesBudget = this.targets.includes(budget);
     this.body = givesBudget ? { demographics, budget } : { demographics };
+    this.check = fixedShapeCheck(plan.bindings.map(({ field }) => field));
+  }
+
+  /** The body as the request `checkRequest` would make of it, or undefined if the contract refuses it. */
+  validated(): ValidRequest | undefined {
+    return this.check(this.body);
   }
 
   /** Fills the body from row `row`; false when a cell cannot be read (`buildRequest` then says why). */
