@@ -80,8 +80,7 @@ function understood(schema: TSchema): Record<string, unknown> {
 
 function objectCheck(schema: TSchema): PlainCheck {
   const fields = plainFields(schema);
-  let requiredCount = 0;
-  for (const field of fields.values()) if (field.required) requiredCount++;
+  const requiredCount = [...fields.values()].filter((field) => field.required).length;
   return (value) => {
     if (typeof value !== 'object' || value === null) return false;
     // TypeBox reads fields with `in` and property access, which also see a prototype's getters; only
