@@ -7,8 +7,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CATEGORIES } from '../../src/contract/categories.js';
 import { LIMITS } from '../../src/contract/limits.js';
-import { HOUSEHOLD_TYPES } from '../../src/contract/schemas.js';
 import { checkRequest, fixedShapeCheck, type ShapeField } from '../../src/contract/validate.js';
+import { amount, demographicValues, mostly } from './arbitraries.js';
 
 /** Wrong values of every kind a batch cell can become (numbers, booleans, text), and some valid ones. */
 const anyCell: fc.Arbitrary<unknown> = fc.oneof(
@@ -19,22 +19,7 @@ const anyCell: fc.Arbitrary<unknown> = fc.oneof(
   fc.constantFrom('12345', '12345-6789', '1234', '1234a', 'married_couple', 'one parent'),
   fc.boolean(),
 );
-const mostly = <T>(valid: fc.Arbitrary<T>) =>
-  fc.oneof({ weight: 10, arbitrary: valid }, { weight: 1, arbitrary: anyCell });
-const amount = fc.oneof(
-  fc.integer({ min: 0, max: LIMITS.amountMax }),
-  fc.double({ min: 0, max: LIMITS.amountMax, noNaN: true }),
-);
-
-const DEMOGRAPHIC_VALUES: Record<string, fc.Arbitrary<unknown>> = {
-  zip: mostly(fc.constantFrom('35210', '00000', '99999', '35210-1234')),
-  net_annual_income: mostly(fc.oneof(amount, fc.constant(0))),
-  age: mostly(fc.integer({ min: LIMITS.ageMin, max: LIMITS.ageMax })),
-  household_members: mostly(fc.integer({ min: LIMITS.householdMin, max: LIMITS.householdMax })),
-  is_homeowner: mostly(fc.boolean()),
-  household_type: mostly(fc.constantFrom(...HOUSEHOLD_TYPES)),
-  gross_annual_income: mostly(amount),
-};
+const DEMOGRAPHIC_VALUES: Record<string, fc.Arbitrary<unknown>> = demographicValues(anyCell);
 const fieldsOf = (section: ShapeField['section'], names: readonly string[]) =>
   names.map((name): ShapeField => ({ section, name }));
 /** Every field, the two required ones first. */
@@ -59,7 +44,7 @@ const shapeAndBodies = fc
       fc.array(
         fc.tuple(
           ...shape.map(({ section, name }, i) => {
-            const value = section === 'demographics' ? DEMOGRAPHIC_VALUES[name]! : mostly(amount);
+            const value = section === 'demographics' ? DEMOGRAPHIC_VALUES[name]! : mostly(amount, anyCell);
             // A required field's cell is seldom empty (`undefined`), an optional one's often.
             return fc.option(value, { nil: undefined, freq: i < 2 ? 20 : 3 });
           }),

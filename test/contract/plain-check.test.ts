@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { CATEGORIES } from '../../src/contract/categories.js';
 import { LIMITS } from '../../src/contract/limits.js';
 import { plainCheck } from '../../src/contract/plain-check.js';
-import { HOUSEHOLD_TYPES, OperationRequest } from '../../src/contract/schemas.js';
+import { OperationRequest } from '../../src/contract/schemas.js';
+import { amount, demographicValues, mostly } from './arbitraries.js';
 
 const typebox = Compile(OperationRequest);
 const plain = plainCheck(OperationRequest);
@@ -48,13 +49,7 @@ const anyValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.bigInt({ min: 0n, max: 100n }),
 );
 
-const mostly = <T>(valid: fc.Arbitrary<T>) =>
-  fc.oneof({ weight: 15, arbitrary: valid }, { weight: 1, arbitrary: anyValue });
-
-const amount = fc.oneof(
-  fc.integer({ min: 0, max: LIMITS.amountMax }),
-  fc.double({ min: 0, max: LIMITS.amountMax, noNaN: true }),
-);
+const mostlyValid = <T>(valid: fc.Arbitrary<T>) => mostly(valid, anyValue);
 const unknownKeys = fc.dictionary(
   fc.constantFrom('color', 'toString', 'constructor', 'hasOwnProperty', 'Age', 'zip ', '', 'budgets'),
   anyValue,
@@ -65,15 +60,7 @@ const withUnknownKeys = <T extends object>(known: fc.Arbitrary<T>) =>
     .tuple(known, fc.oneof({ weight: 6, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: unknownKeys }))
     .map(([fields, extra]) => ({ ...fields, ...extra }));
 
-const demographicFields = {
-  zip: mostly(fc.constantFrom('35210', '00000', '99999', '35210-1234')),
-  net_annual_income: mostly(fc.oneof(amount, fc.constant(0))),
-  age: mostly(fc.integer({ min: LIMITS.ageMin, max: LIMITS.ageMax })),
-  household_members: mostly(fc.integer({ min: LIMITS.householdMin, max: LIMITS.householdMax })),
-  is_homeowner: mostly(fc.boolean()),
-  household_type: mostly(fc.constantFrom(...HOUSEHOLD_TYPES)),
-  gross_annual_income: mostly(amount),
-};
+const demographicFields = demographicValues(anyValue);
 const demographics = withUnknownKeys(
   fc.oneof(
     { weight: 6, arbitrary: fc.record(demographicFields, { requiredKeys: ['zip', 'net_annual_income'] }) },
@@ -82,13 +69,18 @@ const demographics = withUnknownKeys(
   ),
 );
 
-const budget = withUnknownKeys(fc.dictionary(fc.constantFrom(...CATEGORIES), mostly(amount), { maxKeys: 8 }));
+const budget = withUnknownKeys(
+  fc.dictionary(fc.constantFrom(...CATEGORIES), mostlyValid(amount), { maxKeys: 8 }),
+);
 
 const body = fc.oneof(
   {
     weight: 12,
     arbitrary: withUnknownKeys(
-      fc.record({ demographics: mostly(demographics), budget: mostly(budget) }, { requiredKeys: [] }),
+      fc.record(
+        { demographics: mostlyValid(demographics), budget: mostlyValid(budget) },
+        { requiredKeys: [] },
+      ),
     ),
   },
   { weight: 1, arbitrary: anyValue },
