@@ -144,6 +144,9 @@ export interface ShapedBody {
 }
 
 const SECTION_FIELDS = { demographics: plainFields(DemographicsSchema), budget: plainFields(GivenBudget) };
+// The two sections must be all of a request: a field beside them would go unchecked by fixedShapeCheck.
+if ([...plainFields(OperationRequestSchema).keys()].sort().join() !== 'budget,demographics')
+  throw new Error('fixed-shape check: the request has fields other than demographics and budget');
 const REQUIRED_FIELDS = [...SECTION_FIELDS.demographics.values(), ...SECTION_FIELDS.budget.values()].filter(
   (field) => field.required,
 ).length;
