@@ -32,7 +32,7 @@ export function plainCheck(schema: TSchema): PlainCheck {
   const keywords = understood(schema);
   switch (keywords.type) {
     case 'object':
-      return objectCheck(schema);
+      return objectCheck(fieldsOf(keywords));
     case 'number':
     case 'integer':
       return numberCheck(keywords);
@@ -55,8 +55,16 @@ export interface PlainField {
  * knows which keys its objects have (`fixedShapeCheck`) and so can check them without listing them.
  */
 export function plainFields(schema: TSchema): ReadonlyMap<string, PlainField> {
-  const { type, properties, required = [], additionalProperties } = understood(schema);
-  if (type !== 'object') throw new Error('plain check: fields of a schema that is not an object');
+  const keywords = understood(schema);
+  if (keywords.type !== 'object') throw new Error('plain check: fields of a schema that is not an object');
+  return fieldsOf(keywords);
+}
+
+function fieldsOf({
+  properties,
+  required = [],
+  additionalProperties,
+}: Record<string, unknown>): ReadonlyMap<string, PlainField> {
   // With other properties allowed, a key outside the schema would need no check at all; the request
   // schemas never allow them, so that case is not implemented.
   if (additionalProperties !== false)
@@ -78,8 +86,7 @@ function understood(schema: TSchema): Record<string, unknown> {
   return keywords;
 }
 
-function objectCheck(schema: TSchema): PlainCheck {
-  const fields = plainFields(schema);
+function objectCheck(fields: ReadonlyMap<string, PlainField>): PlainCheck {
   const requiredCount = [...fields.values()].filter((field) => field.required).length;
   return (value) => {
     if (typeof value !== 'object' || value === null) return false;

@@ -145,7 +145,7 @@ export interface ShapedBody {
 
 const SECTION_FIELDS = { demographics: plainFields(DemographicsSchema), budget: plainFields(GivenBudget) };
 // The two sections must be all of a request: a field beside them would go unchecked by fixedShapeCheck.
-if ([...plainFields(OperationRequestSchema).keys()].sort().join() !== 'budget,demographics')
+if (Object.keys(OperationRequestSchema.properties).sort().join() !== 'budget,demographics')
   throw new Error('fixed-shape check: the request has fields other than demographics and budget');
 const REQUIRED_FIELDS = [...SECTION_FIELDS.demographics.values(), ...SECTION_FIELDS.budget.values()].filter(
   (field) => field.required,
@@ -170,9 +170,8 @@ export function fixedShapeCheck(
   if (new Set(fields.map(({ section, name }) => `${section}/${name}`)).size !== fields.length)
     throw new Error('fixed-shape check: a field is listed twice');
   // A shape without every required field never passes: its bodies all lack one.
-  const complete = checks.filter((field) => field.required).length === REQUIRED_FIELDS;
+  if (checks.filter((field) => field.required).length !== REQUIRED_FIELDS) return () => undefined;
   return (body) => {
-    if (!complete) return undefined;
     const { demographics, budget } = body;
     for (let i = 0; i < checks.length; i++) {
       const { inBudget, name, check, required } = checks[i]!;

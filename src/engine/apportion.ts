@@ -156,8 +156,8 @@ const BUCKET_SCALE = 1 / BUCKET_WIDTH;
 
 // Scratch buffers shared by every apportionment: one apportionment's steps (`clearQuotas` to
 // `placeLeftover`) never interleave with another's — nothing between them yields or apportions — and
-// each worker thread has its own module instance. Module constants, unlike instance fields, let the compiler drop the
-// bounds checks of these loops.
+// each worker thread has its own module instance. Module constants, unlike instance fields, let the
+// compiler drop the bounds checks of these loops.
 /** Quantised fractional part of each eligible category's quota. */
 const fractionOf = new Float64Array(CATEGORY_COUNT);
 const bucketCounts = new Int32Array(BUCKETS);
