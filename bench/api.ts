@@ -1,8 +1,9 @@
 /**
- * Figure 3 — the HTTP API against the ceiling of its stack: autocannon (its own process) drives
- * `outlay serve` with authentication on, and two servers that answer a constant budget with no work: a
- * route on Outlay's own server stack (logger, access log, metrics, load shedding: the ceiling the target
- * is judged against) and a bare Fastify route (the framework's limit, shown for reference).
+ * Figure 3 — the HTTP API against the ceiling of its stack: autocannon (its own process) drives Outlay's
+ * server with authentication on, and two routes that answer a constant budget with no work: a route on
+ * Outlay's own server stack (logger, access log, metrics, load shedding: the ceiling the target is judged
+ * against), served by the same processes as the endpoints, and a bare Fastify route (the framework's
+ * limit, shown for reference).
  */
 import { availableParallelism } from 'node:os';
 import {
@@ -13,7 +14,6 @@ import {
   REQUEST_BODY,
   startCeilingServer,
   startOutlayCeilingServer,
-  startOutlayServer,
   urlOf,
 } from './lib/api-server.js';
 import { parseBenchArgs } from './lib/args.js';
@@ -32,6 +32,7 @@ const args = parseBenchArgs({
   connections: { full: 50, smoke: 10 },
   rounds: { full: 12, smoke: 1 },
   paced: { full: 5, smoke: 1 },
+  processes: { full: 2, smoke: 1 },
 });
 const figureStart = startFigure();
 const THROUGHPUT_SHARE = 0.85;
@@ -52,22 +53,35 @@ interface Round extends LoadResult {
 const result = await withScratch('api', async (dir) => {
   const keysFile = keysFileIn(dir);
   const headers = { 'x-api-key': await createApiKey(keysFile) };
-  const ceilingSubject: Subject = {
-    name: "ceiling (constant budget, Outlay's server stack)",
-    path: CONSTANT_ROUTE,
-    start: (flags) => startOutlayCeilingServer(keysFile, flags),
-  };
+  const ceilingName = "ceiling (constant budget, Outlay's server stack)";
   const fastifySubject: Subject = {
     name: 'bare Fastify (constant budget, no logging)',
     path: ENDPOINTS.budgets,
     start: startCeilingServer,
   };
-  const startOutlay = (flags: readonly string[]) => startOutlayServer(keysFile, flags);
-  const endpoints: Subject[] = [
-    { name: 'budgets/generate', path: ENDPOINTS.budgets, start: startOutlay },
-    { name: 'scores/generate', path: ENDPOINTS.scores, start: startOutlay },
-  ];
-  const subjects = [fastifySubject, ceilingSubject, ...endpoints];
+  // The same code ran 10–14 % faster or slower per request in one process than in another started beside
+  // it (its JIT's choices and memory layout), more than the target's margin. So each Outlay process serves
+  // the ceiling route and both endpoints, every endpoint is compared with the ceiling of its own process,
+  // and several processes are pooled.
+  const processes = Array.from({ length: args.processes }, () => {
+    const start = (flags: readonly string[]) => startOutlayCeilingServer(keysFile, flags);
+    const ceiling: Subject = { name: ceilingName, path: CONSTANT_ROUTE, start };
+    const endpoints: Subject[] = [
+      { name: 'budgets/generate', path: ENDPOINTS.budgets, start },
+      { name: 'scores/generate', path: ENDPOINTS.scores, start },
+    ];
+    return { ceiling, endpoints };
+  });
+  const subjects = [fastifySubject, ...processes.flatMap((p) => [p.ceiling, ...p.endpoints])];
+  /** The ceiling rounds a subject is compared with: its own process's, or every process's for bare Fastify. */
+  const toCeiling = (subject: Subject) => {
+    const own = processes.find((p) => p.ceiling.start === subject.start);
+    return own === undefined ? processes.map((p) => p.ceiling) : [own.ceiling];
+  };
+  const names = [...new Set(subjects.map((s) => s.name))];
+  const subjectsNamed = (name: string) => subjects.filter((s) => s.name === name);
+  const first = (name: string) => subjectsNamed(name)[0]!;
+  const endpointNames = processes[0]!.endpoints.map((e) => e.name);
   const load = (service: Service, path: string, durationSeconds: number, overallRate?: number) =>
     runLoad({
       url: urlOf(service, path),
@@ -80,8 +94,8 @@ const result = await withScratch('api', async (dir) => {
 
   // This VM's CPU cost per request drifts by ±20 % over minutes, more than the target's margin, so one
   // long run per server compares different moments of the machine. Instead every server runs for the whole
-  // figure (one `outlay serve` answers both endpoints, as in production) and the subjects take turns in many
-  // short rounds, in a rotating order; each endpoint is compared with the ceiling's load in the same round.
+  // figure and the subjects take turns in many short rounds, in a rotating order; each endpoint is compared
+  // with the ceiling's load in the same round.
   const services = new Map<Subject['start'], Service>();
   const serviceOf = (subject: Subject) => services.get(subject.start)!;
   const rounds = new Map<Subject, Round[]>(subjects.map((s) => [s, []]));
@@ -104,8 +118,9 @@ const result = await withScratch('api', async (dir) => {
     await Promise.all([...services.values()].map((service) => service.stop()));
   }
 
-  const summary = (subject: Subject) => {
-    const results = rounds.get(subject)!;
+  /** A row's figures: the medians over the rounds of every process that serves it. */
+  const summary = (name: string) => {
+    const results = subjectsNamed(name).flatMap((subject) => rounds.get(subject)!);
     return {
       rps: median(results.map((r) => r.requestsPerSecond)),
       p50: median(results.map((r) => r.p50Ms)),
@@ -114,50 +129,59 @@ const result = await withScratch('api', async (dir) => {
       cpuUs: median(results.map((r) => r.serverCpuUsPerRequest)),
     };
   };
-  /** `ratioOf` each round of a subject and the reference's round beside it. */
-  const perRound = (subject: Subject, reference: Subject, ratioOf: (own: Round, theirs: Round) => number) => {
-    const references = rounds.get(reference)!;
-    return rounds.get(subject)!.map((own, i) => ratioOf(own, references[i]!));
-  };
-  /** Each round's throughput of a subject ÷ the reference's in the same round. */
-  const roundShares = (subject: Subject, reference: Subject) =>
-    perRound(subject, reference, (own, theirs) => own.requestsPerSecond / theirs.requestsPerSecond);
-  const pairedShare = (subject: Subject, reference: Subject) => median(roundShares(subject, reference));
-  /** The same for server CPU per request, the reference's ÷ the subject's (a throughput-like ratio). */
-  const pairedCpuShare = (subject: Subject, reference: Subject) =>
-    median(
-      perRound(subject, reference, (own, theirs) => theirs.serverCpuUsPerRequest / own.serverCpuUsPerRequest),
+  /** `ratioOf` each round of a row's subjects and each of their references' rounds beside it. */
+  const perRound = (
+    name: string,
+    referencesOf: (subject: Subject) => Subject[],
+    ratioOf: (own: Round, theirs: Round) => number,
+  ) =>
+    subjectsNamed(name).flatMap((subject) =>
+      referencesOf(subject).flatMap((reference) => {
+        const references = rounds.get(reference)!;
+        return rounds.get(subject)!.map((own, i) => ratioOf(own, references[i]!));
+      }),
     );
-  const ceiling = summary(ceilingSubject);
-  const bare = summary(fastifySubject);
-  const measurements: Measurement[] = subjects.flatMap((subject) => {
-    const s = summary(subject);
-    const shares = roundShares(subject, ceilingSubject);
+  const toFastify = () => [fastifySubject];
+  /** Each round's throughput of a row ÷ its reference's in the same round. */
+  const roundShares = (name: string, referencesOf: (subject: Subject) => Subject[]) =>
+    perRound(name, referencesOf, (own, theirs) => own.requestsPerSecond / theirs.requestsPerSecond);
+  const pairedShare = (name: string, referencesOf: (subject: Subject) => Subject[]) =>
+    median(roundShares(name, referencesOf));
+  /** The same for server CPU per request, the reference's ÷ the row's (a throughput-like ratio). */
+  const pairedCpuShare = (name: string, referencesOf: (subject: Subject) => Subject[]) =>
+    median(
+      perRound(name, referencesOf, (own, theirs) => theirs.serverCpuUsPerRequest / own.serverCpuUsPerRequest),
+    );
+  const ceiling = summary(ceilingName);
+  const bare = summary(fastifySubject.name);
+  const measurements: Measurement[] = names.flatMap((name) => {
+    const s = summary(name);
+    const shares = roundShares(name, toCeiling);
     return [
       {
-        name: `${subject.name}: throughput`,
+        name: `${name}: throughput`,
         value: Math.round(s.rps),
         unit: 'req/s',
         detail:
-          `${ratio(pairedShare(subject, ceilingSubject))} ceiling, ${ratio(pairedShare(subject, fastifySubject))} ` +
+          `${ratio(pairedShare(name, toCeiling))} ceiling, ${ratio(pairedShare(name, toFastify))} ` +
           `bare Fastify (medians of the rounds' ratios; to the ceiling ${ratio(Math.min(...shares))}–${ratio(Math.max(...shares))}); ` +
           `${s.failures} failed requests`,
       },
       {
-        name: `${subject.name}: server CPU per request`,
+        name: `${name}: server CPU per request`,
         value: s.cpuUs,
         unit: 'µs',
-        detail: `ceiling's CPU per request ÷ this: ${ratio(pairedCpuShare(subject, ceilingSubject))}; bare Fastify's: ${ratio(pairedCpuShare(subject, fastifySubject))}`,
+        detail: `ceiling's CPU per request ÷ this: ${ratio(pairedCpuShare(name, toCeiling))}; bare Fastify's: ${ratio(pairedCpuShare(name, toFastify))}`,
       },
-      { name: `${subject.name}: latency p50`, value: s.p50, unit: 'ms' },
-      { name: `${subject.name}: latency p99`, value: s.p99, unit: 'ms' },
+      { name: `${name}: latency p50`, value: s.p50, unit: 'ms' },
+      { name: `${name}: latency p99`, value: s.p99, unit: 'ms' },
     ];
   });
   // Saturated, 50 connections queue at the server, so p99 mostly measures the queue (Little's law:
   // 50 / throughput on average). Fresh servers at half the ceiling's rate show the latency of a request
   // that does not wait behind 49 others.
   const halfRate = ceiling.rps / 2;
-  for (const subject of subjects) {
+  for (const subject of names.map(first)) {
     const service = await subject.start([]);
     try {
       await load(service, subject.path, args.warmup);
@@ -180,9 +204,10 @@ const result = await withScratch('api', async (dir) => {
       'on cores of its own; its ratio to the ceiling is the throughput ratio that competing load cannot skew.',
   ];
   const profiles: string[] = [];
-  for (const subject of endpoints) {
-    const s = summary(subject);
-    const share = pairedShare(subject, ceilingSubject);
+  for (const name of endpointNames) {
+    const subject = first(name);
+    const s = summary(name);
+    const share = pairedShare(name, toCeiling);
     // Answers that were not 200 (a 503 from load shedding, say) would flatter the figures.
     const valid = s.failures === 0 && ceiling.failures === 0 && bare.failures === 0;
     const throughputMet = valid && share >= THROUGHPUT_SHARE;
@@ -191,7 +216,7 @@ const result = await withScratch('api', async (dir) => {
       {
         name: `${subject.name}: throughput vs ceiling`,
         target: `≥ ${THROUGHPUT_SHARE * 100}% of ceiling`,
-        measured: `${(share * 100).toFixed(1)}% (median of ${args.rounds} rounds; ${perSecond(s.rps)} vs ${perSecond(ceiling.rps)})`,
+        measured: `${(share * 100).toFixed(1)}% (median of ${args.rounds} rounds × ${args.processes} processes; ${perSecond(s.rps)} vs ${perSecond(ceiling.rps)})`,
         met: throughputMet,
       },
       {
@@ -205,11 +230,11 @@ const result = await withScratch('api', async (dir) => {
       const hot = await profileServer(subject.start, (service) =>
         load(service, subject.path, PROFILE_SECONDS),
       );
-      profiles.push(formatHotFunctions(`outlay serve under load on ${subject.path}`, hot));
+      profiles.push(formatHotFunctions(`Outlay's server under load on ${subject.path}`, hot));
     }
   }
   if (profiles.length > 0) {
-    for (const reference of [ceilingSubject, fastifySubject]) {
+    for (const reference of [first(ceilingName), fastifySubject]) {
       const hot = await profileServer(reference.start, (service) =>
         load(service, reference.path, PROFILE_SECONDS),
       );
@@ -229,6 +254,7 @@ await writeResult(args.resultsDir, figureStart, {
     roundSeconds: args.duration,
     warmupSeconds: args.warmup,
     rounds: args.rounds,
+    processes: args.processes,
     pacedSeconds: args.paced,
   },
   ...result,

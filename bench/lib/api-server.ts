@@ -73,7 +73,10 @@ export async function startCeilingServer(nodeFlags: readonly string[] = []): Pro
   );
 }
 
-/** Outlay's own server with a constant public route (bench/stack/outlay-ceiling-server.ts). */
+/**
+ * Outlay's own server with a constant public route (bench/stack/outlay-ceiling-server.ts), its endpoints
+ * unthrottled like `startOutlayServer`'s.
+ */
 export async function startOutlayCeilingServer(
   keysFile: string,
   nodeFlags: readonly string[] = [],
@@ -81,7 +84,13 @@ export async function startOutlayCeilingServer(
   const port = await freePort();
   return startService(
     process.execPath,
-    [...nodeFlags, benchScript('stack/outlay-ceiling-server'), String(port), keysFile],
+    [
+      ...nodeFlags,
+      benchScript('stack/outlay-ceiling-server'),
+      String(port),
+      keysFile,
+      String(UNTHROTTLED_PER_MINUTE),
+    ],
     port,
   );
 }

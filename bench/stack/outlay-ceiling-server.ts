@@ -2,10 +2,11 @@
  * The throughput ceiling of Outlay's own stack: the server `outlay serve` builds (`buildServer` with the
  * default config, its pino logger writing one access line per request, metrics, load shedding, error
  * answers, the engine and keys loaded), plus one public route that answers a constant 38-key budget with no
- * authentication, validation or engine work. The difference to the real endpoints is exactly what their
- * work costs; the bare-Fastify ceiling (ceiling-server.ts) shows what the plumbing itself costs.
+ * authentication, validation or engine work. The same process serves the real endpoints, so the
+ * difference between its routes is exactly what the endpoints' work costs; the bare-Fastify ceiling
+ * (ceiling-server.ts) shows what the plumbing itself costs.
  *
- * Usage: node dist/bench/stack/outlay-ceiling-server.js <port> <keys file>
+ * Usage: node dist/bench/stack/outlay-ceiling-server.js <port> <keys file> <requests per minute per key>
  */
 import { openKeyStore } from '../../src/keys/key-store.js';
 import { loadEngine } from '../../src/runtime/load-engine.js';
@@ -14,11 +15,15 @@ import { DEFAULT_SERVER_CONFIG } from '../../src/server/config.js';
 import { createLogger } from '../../src/server/logger.js';
 import { CONSTANT_BUDGET, CONSTANT_ROUTE } from './constant-budget.js';
 
-const [port, keysFile] = [Number(process.argv[2]), String(process.argv[3])];
+const [port, keysFile, rateLimit] = [
+  Number(process.argv[2]),
+  String(process.argv[3]),
+  Number(process.argv[4]),
+];
 const logger = createLogger();
 const engine = await loadEngine();
 const keyStore = await openKeyStore({ path: keysFile, logger });
-const app = buildServer({ config: DEFAULT_SERVER_CONFIG, engine, keyStore, logger });
+const app = buildServer({ config: { ...DEFAULT_SERVER_CONFIG, rateLimit }, engine, keyStore, logger });
 app.post(CONSTANT_ROUTE, { config: { scope: 'public' } }, async () => CONSTANT_BUDGET);
 await app.listen({ port, host: '127.0.0.1' });
 
