@@ -60,9 +60,9 @@ const result = await withScratch('api', async (dir) => {
     start: startCeilingServer,
   };
   // The same code ran 10–14 % faster or slower per request in one process than in another started beside
-  // it (its JIT's choices and memory layout), more than the target's margin. So each Outlay process serves
-  // the ceiling route and both endpoints, every endpoint is compared with the ceiling of its own process,
-  // and several processes are pooled.
+  // it, in either direction (bench/analysis/api.md), more than the target's margin. So each Outlay process
+  // serves the ceiling route and both endpoints, every endpoint is compared with the ceiling of its own
+  // process, and several processes are pooled.
   const processes = Array.from({ length: args.processes }, () => {
     const start = (flags: readonly string[]) => startOutlayCeilingServer(keysFile, flags);
     const ceiling: Subject = { name: ceilingName, path: CONSTANT_ROUTE, start };

@@ -15,11 +15,14 @@ import { DEFAULT_SERVER_CONFIG } from '../../src/server/config.js';
 import { createLogger } from '../../src/server/logger.js';
 import { CONSTANT_BUDGET, CONSTANT_ROUTE } from './constant-budget.js';
 
-const [port, keysFile, rateLimit] = [
-  Number(process.argv[2]),
-  String(process.argv[3]),
-  Number(process.argv[4]),
-];
+const [port, rateLimit] = [Number(process.argv[2]), Number(process.argv[4])];
+const keysFile = process.argv[3];
+// A missing limit would be NaN, which the limiter reads as no request allowed: every endpoint answer a 429.
+if (!Number.isInteger(port) || keysFile === undefined || !(Number.isInteger(rateLimit) && rateLimit > 0)) {
+  throw new Error(
+    'usage: node dist/bench/stack/outlay-ceiling-server.js <port> <keys file> <requests per minute per key>',
+  );
+}
 const logger = createLogger();
 const engine = await loadEngine();
 const keyStore = await openKeyStore({ path: keysFile, logger });
