@@ -31,6 +31,26 @@ export function measureThroughput(
   };
 }
 
+/**
+ * CPU ns per call of each operation, round by round: every round runs each operation in turn for
+ * `measureMs / rounds`, so a change in the machine's speed reaches all of them alike and a difference
+ * between two operations is best taken round by round. Returns [operation][round].
+ */
+export function interleavedNanoseconds(
+  count: number,
+  operations: readonly ((index: number) => void)[],
+  options: { warmupMs: number; measureMs: number; rounds: number },
+): number[][] {
+  for (const operation of operations) runFor(count, operation, options.warmupMs);
+  const rounds = operations.map((): number[] => []);
+  for (let round = 0; round < options.rounds; round++) {
+    operations.forEach((operation, o) => {
+      rounds[o]!.push(1e9 / runFor(count, operation, options.measureMs / options.rounds).perCpuSecond);
+    });
+  }
+  return rounds;
+}
+
 /** Rates over whole passes lasting at least `ms` of wall time. */
 function runFor(count: number, operation: (index: number) => void, ms: number) {
   const started = performance.now();

@@ -5,6 +5,13 @@
  * Each call validates once, evaluates the model once into preallocated buffers, and builds the response
  * objects from those buffers. The buffers are reused across calls, which is safe because every operation
  * is synchronous and the model and resolver never call back into the engine.
+ *
+ * Make one engine per thread and share it, as the server and each batch worker do. The model's prediction
+ * and the budget's allocation are bound to this engine's buffers, and V8 folds those buffers into their
+ * compiled loops only while they are the only such bindings in the thread (`bindPrediction` in
+ * src/model/spending-model.ts). A second engine in the same thread gives the same figures, but then every
+ * engine of the thread runs the loops unfolded, at well over the CPU per evaluation
+ * (bench/analysis/engine.md).
  */
 import { CATEGORY_COUNT, OTHER_DEBT_INDEX, SAVINGS_INDEX } from '../contract/categories.js';
 import {
@@ -16,8 +23,8 @@ import {
 import { checkRequest, type ValidRequest, validateRequest } from '../contract/validate.js';
 import type { GeoResolver } from '../geo/types.js';
 import type { SpendingModel } from '../model/types.js';
-import { BudgetAllocator } from './budget.js';
-import { readGivenBudget } from './given.js';
+import { budgetAllocator } from './budget.js';
+import { givenBudgetReader } from './given.js';
 import { categoryRecord, fixedKeyRecord } from './record.js';
 import { writeScoreValues } from './score.js';
 import type { EngineConfig, HouseholdFigures, LocalEngine, Result } from './types.js';
@@ -37,7 +44,9 @@ export function createEngine({ model, geo, config }: EngineParts): LocalEngine {
   const modelAmounts = new Float64Array(CATEGORY_COUNT);
   const scoreStrings = ['', '', ''];
   const scoreValues = new Float64Array(3);
-  const allocator = new BudgetAllocator();
+  const readGivenBudget = givenBudgetReader(given, isGiven);
+  const predict = model.predictInto(modeled, isGiven);
+  const allocate = budgetAllocator({ given, isGiven, modeled, out: budgetAmounts, modelOut: modelAmounts });
   const scoreRecord = fixedKeyRecord([PSA_KEY, scoreKey, SAVINGS_SCORE_KEY]);
   const figures: { -readonly [K in keyof HouseholdFigures]: HouseholdFigures[K] } = {
     budget: budgetAmounts,
@@ -58,21 +67,12 @@ export function createEngine({ model, geo, config }: EngineParts): LocalEngine {
   function householdFiguresOf(request: ValidRequest): HouseholdFigures {
     const { demographics } = request;
     const netIncome = demographics.net_annual_income;
-    const givenWhole = readGivenBudget(request.budget, given, isGiven);
+    const givenWhole = readGivenBudget(request.budget);
     const geography = geo.resolve(demographics.zip);
-    const fillableWeight = model.predict(demographics, geography, modeled, isGiven);
+    const fillableWeight = predict(demographics, geography);
     // The contract fixes other debt payments at 0 unless given, whatever the artifact says.
     modeled[OTHER_DEBT_INDEX] = 0;
-    const spending = allocator.allocate(
-      netIncome,
-      given,
-      isGiven,
-      givenWhole,
-      modeled,
-      fillableWeight,
-      budgetAmounts,
-      modelAmounts,
-    );
+    const spending = allocate(netIncome, givenWhole, fillableWeight);
     writeScoreValues(
       netIncome,
       spending,

@@ -66,7 +66,10 @@ export interface Engine {
   household(body: unknown): Result<HouseholdResult>;
 }
 
-/** The in-process engine (createEngine): the contract's operations, plus `household` as bare figures. */
+/**
+ * The in-process engine (createEngine): the contract's operations, plus `household` as bare figures.
+ * One per thread: see createEngine.
+ */
 export interface LocalEngine extends Engine {
   /** `household` without the response objects, for callers that only copy the values out. */
   householdFigures(body: unknown): Result<HouseholdFigures>;

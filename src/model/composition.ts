@@ -73,38 +73,34 @@ export function compositionTerms(
   out[rest + 4] = isHomeowner === undefined ? 0 : isHomeowner ? 1 : 0;
 }
 
-/**
- * Per profile, the weight of each household type: one-hot when the type is given (or the household has one
- * member), else P(t | known fields). The model multiplies Σ_t weight_t · f_t into its category loop, so the
- * mixture costs no pass of its own; with one-hot weights the sum is the given type's factor exactly (the
- * other terms add +0).
- */
-export class CompositionFactors {
+/** Per profile, the weight of each household type, and the factors they weigh (see `compositionWeigher`). */
+export interface CompositionWeigher {
   /** Factor per category and type, [category × 3 + type] in HOUSEHOLD_TYPES order (the artifact's layout). */
   readonly factors: Float64Array;
-  /** The last profile's type weights, in HOUSEHOLD_TYPES order (a buffer owned by this object). */
-  readonly weights = new Float64Array(HOUSEHOLD_TYPES.length);
-  private readonly logit: Float64Array;
-  private readonly ageMin: number;
-  private readonly ageMax: number;
-  private readonly sizeMax: number;
-  private readonly uMin: number;
-  private readonly uMax: number;
-  private readonly terms = new Float64Array(COMPOSITION_TERMS);
-
-  constructor(artifact: ModelArtifact) {
-    this.factors = Float64Array.from(artifact.composition);
-    this.logit = Float64Array.from(artifact.compositionLogit);
-    this.ageMin = artifact.ageMin;
-    this.ageMax = artifact.ageMax;
-    this.sizeMax = artifact.sizeMax;
-    this.uMin = artifact.incomeGrid.uMin;
-    this.uMax = artifact.incomeGrid.uMin + (artifact.incomeGrid.points - 1) * artifact.incomeGrid.uStep;
-  }
-
+  /** The last profile's type weights, in HOUSEHOLD_TYPES order (a buffer owned by the weigher). */
+  readonly weights: Float64Array;
   /** Sets `weights` for a profile with ln take-home `u`. */
-  weigh(profile: Profile, u: number): void {
-    const weights = this.weights;
+  weigh(profile: Profile, u: number): void;
+}
+
+/**
+ * The weights are one-hot when the type is given (or the household has one member), else P(t | known
+ * fields). The model multiplies Σ_t weight_t · f_t into its category loop, so the mixture costs no pass of
+ * its own; with one-hot weights the sum is the given type's factor exactly (the other terms add +0).
+ *
+ * A closure over its arrays rather than a class, like the model's prediction and for the same reason
+ * (`bindPrediction` in spending-model.ts): when one is made per thread, the compiler folds them in.
+ */
+export function compositionWeigher(artifact: ModelArtifact): CompositionWeigher {
+  const { ageMin, ageMax, sizeMax } = artifact;
+  const uMin = artifact.incomeGrid.uMin;
+  const uMax = uMin + (artifact.incomeGrid.points - 1) * artifact.incomeGrid.uStep;
+  const factors = Float64Array.from(artifact.composition);
+  const logit = Float64Array.from(artifact.compositionLogit);
+  const weights = new Float64Array(HOUSEHOLD_TYPES.length);
+  const terms = new Float64Array(COMPOSITION_TERMS);
+
+  function weigh(profile: Profile, u: number): void {
     const type = profile.household_type;
     const members = profile.household_members;
     const sizeKnown = members !== undefined && Number.isFinite(members);
@@ -117,16 +113,15 @@ export class CompositionFactors {
     const ageKnown = age !== undefined && Number.isFinite(age);
     const tenureKnown = profile.is_homeowner !== undefined;
     compositionTerms(
-      Math.min(Math.max(u, this.uMin), this.uMax),
-      ageKnown ? Math.min(Math.max(age, this.ageMin), this.ageMax) : undefined,
-      sizeKnown ? Math.min(members, this.sizeMax) : undefined,
+      Math.min(Math.max(u, uMin), uMax),
+      ageKnown ? Math.min(Math.max(age, ageMin), ageMax) : undefined,
+      sizeKnown ? Math.min(members, sizeMax) : undefined,
       profile.is_homeowner,
-      this.terms,
+      terms,
       0,
     );
     const marriedAt = compositionPattern(ageKnown, sizeKnown, tenureKnown) * STAGES * COMPOSITION_TERMS;
     const oneParentAt = marriedAt + COMPOSITION_TERMS;
-    const { logit, terms } = this;
     // Both stages' logits in one loop: two independent sums, each in the same order as alone.
     let zMarried = 0;
     let zOneParent = 0;
@@ -141,6 +136,8 @@ export class CompositionFactors {
     weights[TYPE_INDEX.one_parent] = pOneParent;
     weights[SINGLE] = 1 - pMarried - pOneParent;
   }
+
+  return { factors, weights, weigh };
 }
 
 const logisticOf = (z: number): number => 1 / (1 + Math.exp(-z));

@@ -26,4 +26,13 @@ export interface SpendingModel {
   readonly version: string;
   readonly priceYear: number;
   predict(profile: Profile, geo: Geography, out: Float64Array, excluded?: Uint8Array): number;
+  /**
+   * `predict` with its two buffers fixed, for a caller that evaluates every profile into the same ones
+   * (the engine): the bound function may be compiled for those buffers. Each bound function keeps its
+   * own caches, so a caller binds once and keeps the result.
+   */
+  predictInto(out: Float64Array, excluded: Uint8Array): BoundPrediction;
 }
+
+/** `SpendingModel.predict` into buffers fixed when it was bound. */
+export type BoundPrediction = (profile: Profile, geo: Geography) => number;

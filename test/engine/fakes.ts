@@ -34,6 +34,9 @@ export function fakeModel(scale = 0.8): SpendingModel {
       out[SAVINGS_INDEX] = Math.max(0, profile.net_annual_income - spending);
       return included;
     },
+    predictInto(out: Float64Array, excluded: Uint8Array) {
+      return (profile: Profile, geo: Geography) => this.predict(profile, geo, out, excluded);
+    },
   };
 }
 

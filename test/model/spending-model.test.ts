@@ -12,6 +12,7 @@ import { AREA_SLOTS, type ModelArtifact, REGION_SLOTS } from '../../src/model/ar
 import { COMPOSITION_TERMS, compositionPattern, compositionTerms } from '../../src/model/composition.js';
 import { DEFAULT_MODEL_PATH, loadSpendingModel } from '../../src/model/load.js';
 import { checkArtifact } from '../../src/model/parse.js';
+import { PLACE_CAPACITY } from '../../src/model/spending-model.js';
 import type { Profile, SpendingModel } from '../../src/model/types.js';
 
 // BEA MARPP 2023 for CBSA 13820 Birmingham-Hoover and 26420 Houston (shared/geo/README.md, verified lookups).
@@ -348,6 +349,77 @@ describe('spending model evaluation order', () => {
         const expected = reference(profile, c, geoFactor(c));
         if (!Object.is(out[c], expected)) {
           throw new Error(`${CATEGORIES[c]} for ${JSON.stringify(profile)}: ${out[c]} ≠ ${expected}`);
+        }
+      }
+    }
+  });
+});
+
+describe('spending model bound prediction (predictInto)', () => {
+  function* generated(count: number, seed0: number): Generator<{ profile: Profile; excluded: Uint8Array }> {
+    let seed = seed0;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    for (let i = 0; i < count; i++) {
+      const members = next() < 0.2 ? undefined : 1 + Math.floor(next() * 9);
+      const excluded = new Uint8Array(CATEGORY_COUNT).map(() => (next() < 0.1 ? 1 : 0));
+      yield {
+        profile: {
+          net_annual_income: Math.round(Math.exp(7 + next() * 6)),
+          age: next() < 0.2 ? undefined : 18 + Math.floor(next() * 72),
+          household_members: members,
+          is_homeowner: next() < 0.2 ? undefined : next() < 0.6,
+        },
+        excluded,
+      };
+    }
+  }
+  /** Frozen like the resolver's, so the bound prediction caches their price factors. */
+  const place = (i: number): Geography =>
+    Object.freeze({
+      ...HOUSTON,
+      region: REGION_SLOTS[i % 4] as Geography['region'],
+      urban: i % 3 === 0 ? null : i % 3 === 1,
+      rpp: Object.freeze({ ...HOUSTON.rpp, all: 80 + (i % 50), housing: 60 + ((7 * i) % 90) }),
+    });
+
+  it('writes into its bound buffers the same doubles, and returns the same sum, as predict for 20,000 profiles over 200 places', () => {
+    const out = new Float64Array(CATEGORY_COUNT);
+    const excluded = new Uint8Array(CATEGORY_COUNT);
+    const bound = model.predictInto(out, excluded);
+    const expected = new Float64Array(CATEGORY_COUNT);
+    let i = 0;
+    for (const { profile, excluded: flags } of generated(20_000, 4242)) {
+      const geo = place(i++ % 200);
+      excluded.set(flags);
+      const sum = bound(profile, geo);
+      const expectedSum = model.predict(profile, geo, expected, flags);
+      if (!Object.is(sum, expectedSum) || !out.every((value, c) => Object.is(value, expected[c]))) {
+        throw new Error(`bound prediction differs for ${JSON.stringify(profile)} at place ${i - 1}`);
+      }
+    }
+  });
+
+  it(`computes the price factors of places beyond its cache's ${PLACE_CAPACITY} on each switch, with the same doubles as a cached place`, () => {
+    const out = new Float64Array(CATEGORY_COUNT);
+    const bound = model.predictInto(out, new Uint8Array(CATEGORY_COUNT));
+    const profile: Profile = { net_annual_income: 48_000, age: 41, household_members: 3, is_homeowner: true };
+    const places = Array.from({ length: PLACE_CAPACITY + 100 }, (_, i) =>
+      Object.freeze({ ...HOUSTON, rpp: Object.freeze({ ...HOUSTON.rpp, all: 70 + i / 100 }) }),
+    );
+    const expected = new Float64Array(CATEGORY_COUNT);
+    // Twice over: the first pass fills the cache and overflows it, the second reads cached and uncached places.
+    for (let pass = 0; pass < 2; pass++) {
+      for (const [i, geo] of places.entries()) {
+        bound(profile, geo);
+        // An unfrozen copy is never cached: its factors are computed on each call.
+        model.predict(profile, { ...geo, rpp: { ...geo.rpp } }, expected);
+        if (!out.every((value, c) => Object.is(value, expected[c]))) {
+          throw new Error(
+            `pass ${pass}, place ${i}: the bound prediction differs from an uncached evaluation`,
+          );
         }
       }
     }

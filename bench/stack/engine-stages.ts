@@ -1,0 +1,140 @@
+/**
+ * The engine's evaluation taken apart, for figure 1's cost split: the evaluation's steps — fixed
+ * expenses, geography, model, budget, score — run on every profile as cumulative prefixes (the first
+ * step, the first two, …, all five), and each step's cost is its prefix's minus the one before. Each step
+ * thus runs on the inputs the steps before it produced, as in the engine, with no copies of precomputed
+ * inputs in between; the figure measures the engine's own call separately.
+ *
+ * Its own process: the model's prediction and the budget's allocation are bound to fixed buffers, and
+ * V8 compiles them for those buffers only while they are the only ones bound in the thread (see
+ * `bindPrediction` in src/model/spending-model.ts). Next to the engine of figure 1 they would be second
+ * bindings and run slower than the engine's do.
+ *
+ * Usage: node dist/bench/stack/engine-stages.js <households.csv> <warm-up ms> <measured ms>
+ * Prints a JSON array of {name, ns}: ns of CPU per profile, the median of 15 interleaved rounds.
+ */
+import { CATEGORY_COUNT, OTHER_DEBT_INDEX, SAVINGS_INDEX } from '../../src/contract/categories.js';
+import { checkRequest, type ValidRequest } from '../../src/contract/validate.js';
+import { budgetAllocator } from '../../src/engine/budget.js';
+import { givenBudgetReader } from '../../src/engine/given.js';
+import { writeScoreValues } from '../../src/engine/score.js';
+import { loadGeoResolver } from '../../src/geo/load.js';
+import type { Geography } from '../../src/geo/types.js';
+import { loadSpendingModel } from '../../src/model/load.js';
+import { readRequestBodies } from '../lib/households.js';
+import { median } from '../lib/stats.js';
+import { interleavedNanoseconds } from '../lib/timing.js';
+
+const [csvPath, warmupMs, measureMs] = process.argv.slice(2);
+const warmup = Number(warmupMs);
+const measure = Number(measureMs);
+if (csvPath === undefined || !(warmup >= 0) || !(measure > 0)) {
+  throw new Error(
+    'usage: node dist/bench/stack/engine-stages.js <households.csv> <warm-up ms> <measured ms>',
+  );
+}
+
+const [model, geo, bodies] = await Promise.all([
+  loadSpendingModel(),
+  loadGeoResolver(),
+  readRequestBodies(csvPath),
+]);
+const requests = bodies.flatMap((body): ValidRequest[] => {
+  const request = checkRequest(body);
+  return request === undefined ? [] : [request];
+});
+
+const given = new Float64Array(CATEGORY_COUNT);
+const isGiven = new Uint8Array(CATEGORY_COUNT);
+const modeled = new Float64Array(CATEGORY_COUNT);
+const budget = new Float64Array(CATEGORY_COUNT);
+const modelAmounts = new Float64Array(CATEGORY_COUNT);
+const scoreStrings = ['', '', ''];
+const scoreValues = new Float64Array(3);
+const readGivenBudget = givenBudgetReader(given, isGiven);
+const predict = model.predictInto(modeled, isGiven);
+const allocate = budgetAllocator({ given, isGiven, modeled, out: budget, modelOut: modelAmounts });
+
+// What each step hands the next, as the engine's locals do.
+let givenWhole = 0;
+let geography: Geography = geo.resolve('');
+let fillableWeight = 0;
+let spending = 0;
+
+function fixedExpenses(request: ValidRequest): void {
+  givenWhole = readGivenBudget(request.budget);
+}
+function geographyOf(request: ValidRequest): void {
+  geography = geo.resolve(request.demographics.zip);
+}
+function modelOf(request: ValidRequest): void {
+  fillableWeight = predict(request.demographics, geography);
+  modeled[OTHER_DEBT_INDEX] = 0;
+}
+function budgetOf(request: ValidRequest): void {
+  spending = allocate(request.demographics.net_annual_income, givenWhole, fillableWeight);
+}
+function scoreOf(request: ValidRequest): void {
+  const savings = isGiven[SAVINGS_INDEX] === 1 ? given[SAVINGS_INDEX]! : 0;
+  writeScoreValues(request.demographics.net_annual_income, spending, savings, scoreStrings, scoreValues);
+}
+
+// Each prefix written out, so that every step is a direct call it can inline: one loop calling the steps
+// through an array would pay a megamorphic call per step and book it to the steps.
+const prefixes: readonly { name: string; run: (request: ValidRequest) => void }[] = [
+  {
+    name: 'fixed expenses (request → buffers, their sum in whole units)',
+    run: (r) => fixedExpenses(r),
+  },
+  {
+    name: 'geography (ZIP → area, price parities)',
+    run: (r) => {
+      fixedExpenses(r);
+      geographyOf(r);
+    },
+  },
+  {
+    name: 'model (prediction, and the weight sum of the categories to fill)',
+    run: (r) => {
+      fixedExpenses(r);
+      geographyOf(r);
+      modelOf(r);
+    },
+  },
+  {
+    name: "budget (allocation; model in whole units and the score's spending in the same pass)",
+    run: (r) => {
+      fixedExpenses(r);
+      geographyOf(r);
+      modelOf(r);
+      budgetOf(r);
+    },
+  },
+  {
+    name: 'score (PSA, scores)',
+    run: (r) => {
+      fixedExpenses(r);
+      geographyOf(r);
+      modelOf(r);
+      budgetOf(r);
+      scoreOf(r);
+    },
+  },
+];
+
+// Interleaved rounds, each step's cost the median over rounds of its prefix's minus the one before in
+// the same round: a drift of the machine's speed between two prefixes would otherwise land on one step.
+const perRound = interleavedNanoseconds(
+  requests.length,
+  prefixes.map(
+    ({ run }) =>
+      (i: number) =>
+        run(requests[i]!),
+  ),
+  { warmupMs: warmup, measureMs: measure * prefixes.length, rounds: 15 },
+);
+const stages = prefixes.map(({ name }, p) => ({
+  name,
+  ns: median(perRound[p]!.map((ns, round) => ns - (p === 0 ? 0 : perRound[p - 1]![round]!))),
+}));
+process.stdout.write(`${JSON.stringify(stages)}\n`);
