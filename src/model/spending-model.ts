@@ -142,6 +142,31 @@ function bindPrediction(tables: PredictionTables, out: Float64Array, excluded: U
   const { ageRows, sizeRows, ageMarginalRows, sizeMarginalRows, ageSizeMarginalRows, onesRow } = tables;
   const { factors: typeFactors, weights, weigh } = compositionWeigher(tables.artifact);
   const { placeFactors, factorsAt } = placeFactorCache(tables);
+  /**
+   * The demographic factor is a product of two interpolated factors, each from an exact age or size row
+   * or from the income marginal that stands in for an unknown one. For whole ages and sizes (all the
+   * contract allows) the product is computed here once per (age, size), the same doubles as in a call:
+   * row 1 + (age − ageMin) × sizeMax + size − 1, n per row. Row 0 is the current call's, for the others.
+   */
+  const pairs = new Float64Array((1 + (ageMax - ageMin + 1) * sizeMax) * n);
+  const pairRowAt = (age: number, size: number) => (1 + (age - ageMin) * sizeMax + size - 1) * n;
+  for (let age = ageMin; age <= ageMax; age++) {
+    const ageRow = intervalOf(age, ageMin, ageMax);
+    for (let size = 1; size <= sizeMax; size++) {
+      const sizeRow = intervalOf(size, 1, sizeMax);
+      const [firstF, secondF] = [age - ageMin - ageRow, size - 1 - sizeRow];
+      writeDemographicPair(
+        factorSegments,
+        n,
+        ageRows + ageRow,
+        firstF,
+        sizeRows + sizeRow,
+        secondF,
+        pairs,
+        pairRowAt(age, size),
+      );
+    }
+  }
   let lastGeo: Geography | null = null;
   let geoFactorAt = 0;
 
@@ -170,34 +195,38 @@ function bindPrediction(tables: PredictionTables, out: Float64Array, excluded: U
 
     writeByIncome(incomeSegments, k * TENURE_CLASSES.length * n * 2, n, f, ownerP, mortgageP, out);
 
-    // The demographic factor is a product of two interpolated factors, each from an exact age or size
-    // row or from the income marginal that stands in for an unknown one.
     const members = profile.household_members;
     const sizeKnown = members !== undefined && Number.isFinite(members);
-    let firstRow: number;
-    let firstF: number;
-    if (ageKnown) {
-      const x = Math.min(Math.max(age, ageMin), ageMax);
-      const ageRow = Math.min(Math.floor(x - ageMin), ageMax - ageMin - 1);
-      firstRow = ageRows + ageRow;
-      firstF = x - ageMin - ageRow;
+    let pairAt = 0;
+    if (ageKnown && sizeKnown && Number.isInteger(age) && Number.isInteger(members)) {
+      pairAt = pairRowAt(Math.min(Math.max(age, ageMin), ageMax), Math.min(Math.max(members, 1), sizeMax));
     } else {
-      firstRow = (sizeKnown ? ageMarginalRows : ageSizeMarginalRows) + k;
-      firstF = f;
-    }
-    let secondRow: number;
-    let secondF: number;
-    if (sizeKnown) {
-      const x = Math.min(Math.max(members, 1), sizeMax);
-      const sizeRow = Math.min(Math.floor(x - 1), sizeMax - 2);
-      secondRow = sizeRows + sizeRow;
-      secondF = x - 1 - sizeRow;
-    } else if (ageKnown) {
-      secondRow = sizeMarginalRows + k;
-      secondF = f;
-    } else {
-      secondRow = onesRow;
-      secondF = 0;
+      let firstRow: number;
+      let firstF: number;
+      if (ageKnown) {
+        const x = Math.min(Math.max(age, ageMin), ageMax);
+        const ageRow = intervalOf(x, ageMin, ageMax);
+        firstRow = ageRows + ageRow;
+        firstF = x - ageMin - ageRow;
+      } else {
+        firstRow = (sizeKnown ? ageMarginalRows : ageSizeMarginalRows) + k;
+        firstF = f;
+      }
+      let secondRow: number;
+      let secondF: number;
+      if (sizeKnown) {
+        const x = Math.min(Math.max(members, 1), sizeMax);
+        const sizeRow = intervalOf(x, 1, sizeMax);
+        secondRow = sizeRows + sizeRow;
+        secondF = x - 1 - sizeRow;
+      } else if (ageKnown) {
+        secondRow = sizeMarginalRows + k;
+        secondF = f;
+      } else {
+        secondRow = onesRow;
+        secondF = 0;
+      }
+      writeDemographicPair(factorSegments, n, firstRow, firstF, secondRow, secondF, pairs, 0);
     }
 
     weigh(profile, u);
@@ -205,16 +234,12 @@ function bindPrediction(tables: PredictionTables, out: Float64Array, excluded: U
     const married = weights[0]!;
     const oneParent = weights[1]!;
     const single = weights[2]!;
-    const factors = factorSegments;
-    const first = firstRow * n * 2;
-    const second = secondRow * n * 2;
     const place = geoFactorAt;
     let total = 0;
     let included = 0;
     for (let c = 0; c < n; c++) {
       const demographic =
-        (factors[first + 2 * c]! + firstF * factors[first + 2 * c + 1]!) *
-        (factors[second + 2 * c]! + secondF * factors[second + 2 * c + 1]!) *
+        pairs[pairAt + c]! *
         (married * typeFactors[3 * c]! +
           oneParent * typeFactors[3 * c + 1]! +
           single * typeFactors[3 * c + 2]!);
@@ -351,6 +376,34 @@ function writeByIncome(
         mortgageW * (segs[m + 2 * c]! + f * segs[m + 2 * c + 1]!) +
         outrightW * (segs[o + 2 * c]! + f * segs[o + 2 * c + 1]!);
     }
+  }
+}
+
+/** The interval of a table over lo…hi (one point per whole value) that x, clamped to lo…hi, lies in. */
+function intervalOf(x: number, lo: number, hi: number): number {
+  return Math.min(Math.floor(x - lo), hi - lo - 1);
+}
+
+/**
+ * The product of two interpolated demographic factors per category, into into[at…at+n): rows of
+ * `factorSegments` ([lo, hi − lo] per category) and the fractions within them.
+ */
+function writeDemographicPair(
+  factorSegments: Float64Array,
+  n: number,
+  firstRow: number,
+  firstF: number,
+  secondRow: number,
+  secondF: number,
+  into: Float64Array,
+  at: number,
+): void {
+  const first = firstRow * n * 2;
+  const second = secondRow * n * 2;
+  for (let c = 0; c < n; c++) {
+    into[at + c] =
+      (factorSegments[first + 2 * c]! + firstF * factorSegments[first + 2 * c + 1]!) *
+      (factorSegments[second + 2 * c]! + secondF * factorSegments[second + 2 * c + 1]!);
   }
 }
 

@@ -319,7 +319,7 @@ describe('spending model evaluation order', () => {
     );
   }
 
-  it('gives the same doubles as the formula for 20,000 profiles with and without age, size, tenure and household type', () => {
+  it('gives the same doubles as the formula for 20,000 profiles with and without age (whole or not), size, tenure and household type', () => {
     let seed = 777;
     const next = () => {
       seed = (seed * 1103515245 + 12345) % 2147483648;
@@ -339,7 +339,8 @@ describe('spending model evaluation order', () => {
       const type = HOUSEHOLD_TYPES[Math.floor(next() * HOUSEHOLD_TYPES.length)]!;
       const profile: Profile = {
         net_annual_income: Math.exp(6 + next() * 8) + (next() < 0.2 ? 0.5 : 0),
-        age: next() < 0.3 ? undefined : 15 + next() * 80,
+        // Whole ages (all the contract allows, precomputed with the sizes) and fractional ones; both clamped.
+        age: next() < 0.3 ? undefined : next() < 0.5 ? 15 + Math.floor(next() * 80) : 15 + next() * 80,
         household_members: members,
         is_homeowner: next() < 0.3 ? undefined : next() < 0.5,
         household_type: next() < 0.5 || members === 1 ? undefined : type,
