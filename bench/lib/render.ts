@@ -21,7 +21,10 @@ export function renderBenchmarks(machine: Machine, figures: readonly RenderedFig
     '',
     "Each figure states the machine's one-minute load average when it started and ended. Above the number",
     'of cores, other processes were competing for the CPUs: wall-clock figures are then inflated, and the',
-    'CPU-time rows (CPU per call, per request, per run) are the ones to compare.',
+    'CPU-time rows (CPU per call, per request, per run) are the ones to compare. It also states a speed',
+    "reference before and after (bench/lib/speed-reference.ts: a fixed loop shaped like the model's, in CPU",
+    'ns per pass). This VM runs the same code up to a third slower from one minute to the next, CPU time',
+    'included; figures read at different references differ by about as much.',
     '',
     '## Machine',
     '',
@@ -57,6 +60,9 @@ function renderFigure({ result, analysis }: RenderedFigure): string[] {
     '',
     `\`${result.command}\` — ${parameters}; run ${result.startedAt.slice(0, 16).replace('T', ' ')} UTC, ` +
       `load average ${result.loadAverage[0].toFixed(1)} → ${result.loadAverage[1].toFixed(1)}` +
+      (result.speedReference === undefined
+        ? ''
+        : `, speed reference ${result.speedReference[0].toFixed(1)} → ${result.speedReference[1].toFixed(1)} ns`) +
       (result.smoke ? ' (**smoke run: sizes too small for the numbers to mean anything**)' : ''),
     '',
     '| Measurement | Value | |',

@@ -5,6 +5,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
+import { speedReferenceNs } from './speed-reference.js';
 
 /** Every figure, in the order run-all runs and documents them; each is bench/<figure>.ts. */
 export const FIGURES = ['engine', 'batch', 'api', 'remote'] as const;
@@ -35,6 +36,11 @@ export interface FigureResult {
    * numbers only mean something when this stayed near the figure's own load.
    */
   readonly loadAverage: readonly [number, number];
+  /**
+   * The machine's speed when the figure started and ended (speed-reference.ts, CPU ns per pass): on a VM
+   * whose speed drifts, figures compare only at similar readings. Absent from results written before it.
+   */
+  readonly speedReference?: readonly [number, number];
   readonly parameters: Readonly<Record<string, string | number>>;
   readonly measurements: readonly Measurement[];
   readonly targets: readonly TargetCheck[];
@@ -49,21 +55,27 @@ export function resultPath(dir: string, figure: string): string {
 export interface FigureStart {
   readonly startedAt: string;
   readonly loadAtStart: number;
+  readonly speedAtStart: number;
 }
 
 export function startFigure(): FigureStart {
-  return { startedAt: new Date().toISOString(), loadAtStart: loadavg()[0]! };
+  return {
+    startedAt: new Date().toISOString(),
+    loadAtStart: loadavg()[0]!,
+    speedAtStart: speedReferenceNs(),
+  };
 }
 
 export async function writeResult(
   dir: string,
   start: FigureStart,
-  report: Omit<FigureResult, 'startedAt' | 'loadAverage'>,
+  report: Omit<FigureResult, 'startedAt' | 'loadAverage' | 'speedReference'>,
 ): Promise<string> {
   const result: FigureResult = {
     ...report,
     startedAt: start.startedAt,
     loadAverage: [start.loadAtStart, loadavg()[0]!],
+    speedReference: [start.speedAtStart, speedReferenceNs()],
   };
   await mkdir(dir, { recursive: true });
   const path = resultPath(dir, result.figure);

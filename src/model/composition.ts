@@ -91,7 +91,13 @@ export interface CompositionWeigher {
  * A closure over its arrays rather than a class, like the model's prediction and for the same reason
  * (`bindPrediction` in spending-model.ts): when one is made per thread, the compiler folds them in.
  */
-export function compositionWeigher(artifact: ModelArtifact): CompositionWeigher {
+/** The parts of the artifact the weights are made from. */
+export type CompositionTables = Pick<
+  ModelArtifact,
+  'composition' | 'compositionLogit' | 'ageMin' | 'ageMax' | 'sizeMax' | 'incomeGrid'
+>;
+
+export function compositionWeigher(artifact: CompositionTables): CompositionWeigher {
   const { ageMin, ageMax, sizeMax } = artifact;
   const uMin = artifact.incomeGrid.uMin;
   const uMax = uMin + (artifact.incomeGrid.points - 1) * artifact.incomeGrid.uStep;

@@ -8,7 +8,7 @@
 import { CATEGORY_COUNT, OTHER_DEBT_INDEX, SAVINGS_INDEX } from '../contract/categories.js';
 import type { Geography } from '../geo/types.js';
 import { AREA_SLOTS, type ModelArtifact, REGION_SLOTS, RPP_COMPONENTS, TENURE_CLASSES } from './artifact.js';
-import { compositionWeigher } from './composition.js';
+import { type CompositionTables, compositionWeigher } from './composition.js';
 import type { BoundPrediction, Profile, SpendingModel } from './types.js';
 
 const REGION_SLOT: Readonly<Record<string, number>> = { northeast: 0, midwest: 1, south: 2, west: 3 };
@@ -78,7 +78,7 @@ interface PredictionTables {
   readonly area: Float64Array;
   readonly rppComponent: Int32Array;
   readonly rppElasticity: Float64Array;
-  readonly artifact: ModelArtifact;
+  readonly composition: CompositionTables;
 }
 
 function predictionTables(artifact: ModelArtifact): PredictionTables {
@@ -121,7 +121,14 @@ function predictionTables(artifact: ModelArtifact): PredictionTables {
     area: Float64Array.from(artifact.area),
     rppComponent: Int32Array.from(artifact.rppComponent),
     rppElasticity: Float64Array.from(artifact.rppElasticity),
-    artifact,
+    composition: {
+      composition: artifact.composition,
+      compositionLogit: artifact.compositionLogit,
+      ageMin: artifact.ageMin,
+      ageMax: artifact.ageMax,
+      sizeMax: artifact.sizeMax,
+      incomeGrid: artifact.incomeGrid,
+    },
   };
 }
 
@@ -140,7 +147,7 @@ function bindPrediction(tables: PredictionTables, out: Float64Array, excluded: U
   const { ownerLogit, mortgageLogit, ownerByIncome, mortgageByIncome, incomeSegments, factorSegments } =
     tables;
   const { ageRows, sizeRows, ageMarginalRows, sizeMarginalRows, ageSizeMarginalRows, onesRow } = tables;
-  const { factors: typeFactors, weights, weigh } = compositionWeigher(tables.artifact);
+  const { factors: typeFactors, weights, weigh } = compositionWeigher(tables.composition);
   const { placeFactors, factorsAt } = placeFactorCache(tables);
   /**
    * The demographic factor is a product of two interpolated factors, each from an exact age or size row
