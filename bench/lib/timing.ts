@@ -19,10 +19,40 @@ export function measureThroughput(
   operation: (index: number) => void,
   options: { warmupMs: number; measureMs: number; rounds: number },
 ): Throughput {
-  runFor(count, operation, options.warmupMs);
-  const rounds = Array.from({ length: options.rounds }, () =>
-    runFor(count, operation, options.measureMs / options.rounds),
-  );
+  const [rounds] = interleavedRounds(count, [operation], options);
+  return throughputOf(rounds!);
+}
+
+/**
+ * `measureThroughput` of several operations whose rates are compared: every round runs each operation in
+ * turn for `measureMs / rounds`, so a change in the machine's speed reaches all of them alike (this VM's
+ * drifts by a third over minutes). `measureMs` is per operation.
+ */
+export function interleavedThroughput(
+  count: number,
+  operations: readonly ((index: number) => void)[],
+  options: { warmupMs: number; measureMs: number; rounds: number },
+): Throughput[] {
+  return interleavedRounds(count, operations, options).map(throughputOf);
+}
+
+/** Each operation's rates round by round, [operation][round], the operations taking turns in every round. */
+export function interleavedRounds(
+  count: number,
+  operations: readonly ((index: number) => void)[],
+  options: { warmupMs: number; measureMs: number; rounds: number },
+): Rate[][] {
+  for (const operation of operations) runFor(count, operation, options.warmupMs);
+  const rounds = operations.map((): Rate[] => []);
+  for (let round = 0; round < options.rounds; round++) {
+    operations.forEach((operation, o) => {
+      rounds[o]!.push(runFor(count, operation, options.measureMs / options.rounds));
+    });
+  }
+  return rounds;
+}
+
+function throughputOf(rounds: readonly Rate[]): Throughput {
   const callsPerCpuSecond = median(rounds.map((r) => r.perCpuSecond));
   return {
     callsPerCpuSecond,
@@ -31,28 +61,13 @@ export function measureThroughput(
   };
 }
 
-/**
- * CPU ns per call of each operation, round by round: every round runs each operation in turn for
- * `measureMs / rounds`, so a change in the machine's speed reaches all of them alike and a difference
- * between two operations is best taken round by round. Returns [operation][round].
- */
-export function interleavedNanoseconds(
-  count: number,
-  operations: readonly ((index: number) => void)[],
-  options: { warmupMs: number; measureMs: number; rounds: number },
-): number[][] {
-  for (const operation of operations) runFor(count, operation, options.warmupMs);
-  const rounds = operations.map((): number[] => []);
-  for (let round = 0; round < options.rounds; round++) {
-    operations.forEach((operation, o) => {
-      rounds[o]!.push(1e9 / runFor(count, operation, options.measureMs / options.rounds).perCpuSecond);
-    });
-  }
-  return rounds;
+interface Rate {
+  readonly perCpuSecond: number;
+  readonly perWallSecond: number;
 }
 
 /** Rates over whole passes lasting at least `ms` of wall time. */
-function runFor(count: number, operation: (index: number) => void, ms: number) {
+function runFor(count: number, operation: (index: number) => void, ms: number): Rate {
   const started = performance.now();
   const cpuStarted = process.cpuUsage();
   let calls = 0;

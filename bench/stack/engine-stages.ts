@@ -11,7 +11,8 @@
  * bindings and run slower than the engine's do.
  *
  * Usage: node dist/bench/stack/engine-stages.js <households.csv> <warm-up ms> <measured ms>
- * Prints a JSON array of {name, ns}: ns of CPU per profile, the median of 15 interleaved rounds.
+ * Prints a JSON array of {name, through, step}: CPU ns per profile of the prefix that ends with the step,
+ * and of the step (its prefix's minus the one before, round by round); medians of 15 interleaved rounds.
  */
 import { CATEGORY_COUNT, OTHER_DEBT_INDEX, SAVINGS_INDEX } from '../../src/contract/categories.js';
 import { checkRequest, type ValidRequest } from '../../src/contract/validate.js';
@@ -23,7 +24,7 @@ import type { Geography } from '../../src/geo/types.js';
 import { loadSpendingModel } from '../../src/model/load.js';
 import { readRequestBodies } from '../lib/households.js';
 import { median } from '../lib/stats.js';
-import { interleavedNanoseconds } from '../lib/timing.js';
+import { interleavedRounds } from '../lib/timing.js';
 
 const [csvPath, warmupMs, measureMs] = process.argv.slice(2);
 const warmup = Number(warmupMs);
@@ -124,17 +125,18 @@ const prefixes: readonly { name: string; run: (request: ValidRequest) => void }[
 
 // Interleaved rounds, each step's cost the median over rounds of its prefix's minus the one before in
 // the same round: a drift of the machine's speed between two prefixes would otherwise land on one step.
-const perRound = interleavedNanoseconds(
+const perRound = interleavedRounds(
   requests.length,
   prefixes.map(
     ({ run }) =>
       (i: number) =>
         run(requests[i]!),
   ),
-  { warmupMs: warmup, measureMs: measure * prefixes.length, rounds: 15 },
-);
+  { warmupMs: warmup, measureMs: measure, rounds: 15 },
+).map((rounds) => rounds.map((rate) => 1e9 / rate.perCpuSecond));
 const stages = prefixes.map(({ name }, p) => ({
   name,
-  ns: median(perRound[p]!.map((ns, round) => ns - (p === 0 ? 0 : perRound[p - 1]![round]!))),
+  through: median(perRound[p]!),
+  step: median(perRound[p]!.map((ns, round) => ns - (p === 0 ? 0 : perRound[p - 1]![round]!))),
 }));
 process.stdout.write(`${JSON.stringify(stages)}\n`);
