@@ -1,9 +1,10 @@
 /**
  * Evaluates the spending model for one profile from the artifact's precomputed tables. Per call: a log, a
  * few logistic terms and, per category, an income interpolation per tenure class with a non-zero share,
- * two demographic interpolations, the composition factor (composition.ts) and a product; the geography's price factors
- * (one exp per category) are computed once per distinct place and looked up when the Geography object
- * changes. Nothing is allocated per call once a place has been seen.
+ * the demographic factor (two interpolations, precomputed for whole ages and sizes), the composition
+ * factor (composition.ts) and a product; the geography's price factors (one exp per category) are
+ * computed once per distinct place and looked up when the Geography object changes. Nothing is allocated
+ * per call once a place has been seen.
  */
 import { CATEGORY_COUNT, OTHER_DEBT_INDEX, SAVINGS_INDEX } from '../contract/categories.js';
 import type { Geography } from '../geo/types.js';
