@@ -1,9 +1,9 @@
 /**
- * The engine's evaluation taken apart, for figure 1's cost split: the evaluation's steps — fixed
- * expenses, geography, model, budget, score — run on every profile as cumulative prefixes (the first
- * step, the first two, …, all five), and each step's cost is its prefix's minus the one before. Each step
- * thus runs on the inputs the steps before it produced, as in the engine, with no copies of precomputed
- * inputs in between; the figure measures the engine's own call separately.
+ * The engine's evaluation taken apart, for figure 1's cost split: the engine's own steps
+ * (`evaluationSteps`) — fixed expenses, geography, model, budget, score — run on every profile as
+ * cumulative prefixes (the first step, the first two, …, all five), and each step's cost is its prefix's
+ * minus the one before. Each step thus runs on the inputs the steps before it produced, as in the engine,
+ * with no copies of precomputed inputs in between; the figure measures the engine's own call separately.
  *
  * Its own process: the model's prediction and the budget's allocation are bound to fixed buffers, and
  * V8 compiles them for those buffers only while they are the only ones bound in the thread (see
@@ -14,11 +14,8 @@
  * Prints a JSON array of {name, through, step}: CPU ns per profile of the prefix that ends with the step,
  * and of the step (its prefix's minus the one before, round by round); medians of 15 interleaved rounds.
  */
-import { CATEGORY_COUNT, OTHER_DEBT_INDEX, SAVINGS_INDEX } from '../../src/contract/categories.js';
 import { checkRequest, type ValidRequest } from '../../src/contract/validate.js';
-import { budgetAllocator } from '../../src/engine/budget.js';
-import { givenBudgetReader } from '../../src/engine/given.js';
-import { writeScoreValues } from '../../src/engine/score.js';
+import { evaluationSteps } from '../../src/engine/evaluation.js';
 import { loadGeoResolver } from '../../src/geo/load.js';
 import type { Geography } from '../../src/geo/types.js';
 import { loadSpendingModel } from '../../src/model/load.js';
@@ -45,16 +42,7 @@ const requests = bodies.flatMap((body): ValidRequest[] => {
   return request === undefined ? [] : [request];
 });
 
-const given = new Float64Array(CATEGORY_COUNT);
-const isGiven = new Uint8Array(CATEGORY_COUNT);
-const modeled = new Float64Array(CATEGORY_COUNT);
-const budget = new Float64Array(CATEGORY_COUNT);
-const modelAmounts = new Float64Array(CATEGORY_COUNT);
-const scoreStrings = ['', '', ''];
-const scoreValues = new Float64Array(3);
-const readGivenBudget = givenBudgetReader(given, isGiven);
-const predict = model.predictInto(modeled, isGiven);
-const allocate = budgetAllocator({ given, isGiven, modeled, out: budget, modelOut: modelAmounts });
+const { readFixedExpenses, predict, allocate, score } = evaluationSteps(model);
 
 // What each step hands the next, as the engine's locals do.
 let givenWhole = 0;
@@ -63,21 +51,19 @@ let fillableWeight = 0;
 let spending = 0;
 
 function fixedExpenses(request: ValidRequest): void {
-  givenWhole = readGivenBudget(request.budget);
+  givenWhole = readFixedExpenses(request.budget);
 }
 function geographyOf(request: ValidRequest): void {
   geography = geo.resolve(request.demographics.zip);
 }
 function modelOf(request: ValidRequest): void {
   fillableWeight = predict(request.demographics, geography);
-  modeled[OTHER_DEBT_INDEX] = 0;
 }
 function budgetOf(request: ValidRequest): void {
   spending = allocate(request.demographics.net_annual_income, givenWhole, fillableWeight);
 }
 function scoreOf(request: ValidRequest): void {
-  const savings = isGiven[SAVINGS_INDEX] === 1 ? given[SAVINGS_INDEX]! : 0;
-  writeScoreValues(request.demographics.net_annual_income, spending, savings, scoreStrings, scoreValues);
+  score(request.demographics.net_annual_income, spending);
 }
 
 // Each prefix written out, so that every step is a direct call it can inline: one loop calling the steps

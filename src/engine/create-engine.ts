@@ -7,13 +7,12 @@
  * is synchronous and the model and resolver never call back into the engine.
  *
  * Make one engine per thread and share it, as the server and each batch worker do. The model's prediction
- * and the budget's allocation are bound to this engine's buffers, and V8 folds those buffers into their
- * compiled loops only while they are the only such bindings in the thread (`bindPrediction` in
- * src/model/spending-model.ts). A second engine in the same thread gives the same figures, but then the
+ * and the budget's allocation are bound to this engine's buffers (`evaluationSteps`), and V8 folds those
+ * buffers into their compiled loops only while they are the only such bindings in the thread
+ * (`bindPrediction` in src/model/spending-model.ts). A second engine in the same thread gives the same figures, but then the
  * thread's engines run the loops unfolded and their calls through shared call sites: measured at about
  * twice the CPU per evaluation of a thread's only engine (bench/analysis/engine.md).
  */
-import { CATEGORY_COUNT, OTHER_DEBT_INDEX, SAVINGS_INDEX } from '../contract/categories.js';
 import {
   DEFAULT_SCORE_KEY,
   type InvalidRequestBody,
@@ -23,10 +22,8 @@ import {
 import { checkRequest, type ValidRequest, validateRequest } from '../contract/validate.js';
 import type { GeoResolver } from '../geo/types.js';
 import type { SpendingModel } from '../model/types.js';
-import { budgetAllocator } from './budget.js';
-import { givenBudgetReader } from './given.js';
+import { evaluationSteps } from './evaluation.js';
 import { categoryRecord, fixedKeyRecord } from './record.js';
-import { writeScoreValues } from './score.js';
 import type { EngineConfig, HouseholdFigures, LocalEngine, Result } from './types.js';
 
 export interface EngineParts {
@@ -37,22 +34,13 @@ export interface EngineParts {
 
 export function createEngine({ model, geo, config }: EngineParts): LocalEngine {
   const scoreKey = checkScoreKey(config?.scoreKey ?? DEFAULT_SCORE_KEY);
-  const given = new Float64Array(CATEGORY_COUNT);
-  const isGiven = new Uint8Array(CATEGORY_COUNT);
-  const modeled = new Float64Array(CATEGORY_COUNT);
-  const budgetAmounts = new Float64Array(CATEGORY_COUNT);
-  const modelAmounts = new Float64Array(CATEGORY_COUNT);
-  const scoreStrings = ['', '', ''];
-  const scoreValues = new Float64Array(3);
-  const readGivenBudget = givenBudgetReader(given, isGiven);
-  const predict = model.predictInto(modeled, isGiven);
-  const allocate = budgetAllocator({ given, isGiven, modeled, out: budgetAmounts, modelOut: modelAmounts });
+  const { buffers, readFixedExpenses, predict, allocate, score } = evaluationSteps(model);
   const scoreRecord = fixedKeyRecord([PSA_KEY, scoreKey, SAVINGS_SCORE_KEY]);
   const figures: { -readonly [K in keyof HouseholdFigures]: HouseholdFigures[K] } = {
-    budget: budgetAmounts,
-    model: modelAmounts,
-    score: scoreStrings,
-    scoreValues,
+    budget: buffers.budget,
+    model: buffers.model,
+    score: buffers.score,
+    scoreValues: buffers.scoreValues,
     // Set by every call; any geography will do until the first.
     geography: geo.resolve(''),
   };
@@ -67,19 +55,10 @@ export function createEngine({ model, geo, config }: EngineParts): LocalEngine {
   function householdFiguresOf(request: ValidRequest): HouseholdFigures {
     const { demographics } = request;
     const netIncome = demographics.net_annual_income;
-    const givenWhole = readGivenBudget(request.budget);
+    const givenWhole = readFixedExpenses(request.budget);
     const geography = geo.resolve(demographics.zip);
     const fillableWeight = predict(demographics, geography);
-    // The contract fixes other debt payments at 0 unless given, whatever the artifact says.
-    modeled[OTHER_DEBT_INDEX] = 0;
-    const spending = allocate(netIncome, givenWhole, fillableWeight);
-    writeScoreValues(
-      netIncome,
-      spending,
-      isGiven[SAVINGS_INDEX] === 1 ? given[SAVINGS_INDEX]! : 0,
-      scoreStrings,
-      scoreValues,
-    );
+    score(netIncome, allocate(netIncome, givenWhole, fillableWeight));
     figures.geography = geography;
     return figures;
   }

@@ -6,6 +6,7 @@
  * single_or_other (as every one-member CU in CE 2014).
  */
 import { HOUSEHOLD_TYPES, type HouseholdType } from '../contract/schemas.js';
+import { fixedAddressArray } from '../fixed-address.js';
 import type { ModelArtifact } from './artifact.js';
 import type { Profile } from './types.js';
 
@@ -103,8 +104,8 @@ export function compositionWeigher(artifact: CompositionTables): CompositionWeig
   const uMax = uMin + (artifact.incomeGrid.points - 1) * artifact.incomeGrid.uStep;
   const factors = Float64Array.from(artifact.composition);
   const logit = Float64Array.from(artifact.compositionLogit);
-  const weights = new Float64Array(HOUSEHOLD_TYPES.length);
-  const terms = new Float64Array(COMPOSITION_TERMS);
+  const weights = fixedAddressArray(Float64Array, HOUSEHOLD_TYPES.length);
+  const terms = fixedAddressArray(Float64Array, COMPOSITION_TERMS);
 
   function weigh(profile: Profile, u: number): void {
     const type = profile.household_type;

@@ -1,0 +1,72 @@
+/**
+ * The steps of one household's evaluation, bound to the buffers they share: the fixed expenses, the
+ * model's prediction, the budget's allocation and the score, in that order, with the geography resolved
+ * between the first two by the caller. `createEngine` runs them for every call; the engine figure's cost
+ * split (bench/stack/engine-stages.ts) runs them one prefix at a time, so both time the same code.
+ *
+ * The buffers are fixed here, for the bindings that fold them into their compiled loops (`bindPrediction`
+ * in src/model/spending-model.ts): make one set of steps per thread.
+ */
+import { CATEGORY_COUNT, OTHER_DEBT_INDEX, SAVINGS_INDEX } from '../contract/categories.js';
+import type { GivenBudget } from '../contract/schemas.js';
+import { fixedAddressArray } from '../fixed-address.js';
+import type { Geography } from '../geo/types.js';
+import type { Profile, SpendingModel } from '../model/types.js';
+import { budgetAllocator } from './budget.js';
+import { givenBudgetReader } from './given.js';
+import { writeScoreValues } from './score.js';
+
+/** What the steps write, reused by every evaluation (see HouseholdFigures for the three figure sets). */
+export interface EvaluationBuffers {
+  /** The request's fixed expenses, read where `isGiven` is 1. */
+  readonly given: Float64Array;
+  readonly isGiven: Uint8Array;
+  /** The model's amounts, unrounded. */
+  readonly modeled: Float64Array;
+  readonly budget: Float64Array;
+  /** The modeled amounts in whole units. */
+  readonly model: Float64Array;
+  readonly score: string[];
+  readonly scoreValues: Float64Array;
+}
+
+export interface EvaluationSteps {
+  readonly buffers: EvaluationBuffers;
+  /** Reads the fixed expenses; returns their sum in whole units. */
+  readFixedExpenses(budget: GivenBudget | undefined): number;
+  /** The model's amounts, other debt payments 0; returns the weight sum of the categories to fill. */
+  predict(profile: Profile, geography: Geography): number;
+  /** The budget and the model in whole units; returns the spending the score subtracts. */
+  allocate(netIncome: number, givenWhole: number, fillableWeight: number): number;
+  /** PSA and the two scores, from the spending `allocate` returned. */
+  score(netIncome: number, spending: number): void;
+}
+
+export function evaluationSteps(model: SpendingModel): EvaluationSteps {
+  const buffers: EvaluationBuffers = {
+    given: new Float64Array(CATEGORY_COUNT),
+    isGiven: fixedAddressArray(Uint8Array, CATEGORY_COUNT),
+    modeled: new Float64Array(CATEGORY_COUNT),
+    budget: new Float64Array(CATEGORY_COUNT),
+    model: new Float64Array(CATEGORY_COUNT),
+    score: ['', '', ''],
+    scoreValues: fixedAddressArray(Float64Array, 3),
+  };
+  const { given, isGiven, modeled, score: scoreStrings, scoreValues } = buffers;
+  const modelPrediction = model.predictInto(modeled, isGiven);
+  return {
+    buffers,
+    readFixedExpenses: givenBudgetReader(given, isGiven),
+    predict(profile, geography) {
+      const fillableWeight = modelPrediction(profile, geography);
+      // The contract fixes other debt payments at 0 unless given, whatever the artifact says.
+      modeled[OTHER_DEBT_INDEX] = 0;
+      return fillableWeight;
+    },
+    allocate: budgetAllocator({ given, isGiven, modeled, out: buffers.budget, modelOut: buffers.model }),
+    score(netIncome, spending) {
+      const savings = isGiven[SAVINGS_INDEX] === 1 ? given[SAVINGS_INDEX]! : 0;
+      writeScoreValues(netIncome, spending, savings, scoreStrings, scoreValues);
+    },
+  };
+}
