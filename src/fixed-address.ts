@@ -7,7 +7,7 @@
  * a constant of the only closure of its function (the engine's bound loops), V8 folds its address and
  * length into the compiled code, as it already did for the longer arrays. For the engine's short
  * buffers (the 38 fixed-expense flags, the composition's weights and terms, the score values) this
- * took 4–8 % off the evaluation (bench/analysis/engine.md, seventh round).
+ * took 3–8 % off the evaluation (bench/analysis/engine.md, seventh round).
  */
 export function fixedAddressArray<T>(
   Type: { new (buffer: ArrayBuffer): T; readonly BYTES_PER_ELEMENT: number },

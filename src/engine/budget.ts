@@ -20,7 +20,7 @@ export interface AllocationBuffers {
   /** The given amounts, read where `isGiven` is 1. */
   readonly given: Float64Array;
   readonly isGiven: Uint8Array;
-  /** The model's amounts; must hold 0 for other debt payments. */
+  /** The model's amounts; other debt payments' is not read for the budget or the spending. */
   readonly modeled: Float64Array;
   /** The budget, written. */
   readonly out: Float64Array;
@@ -67,7 +67,7 @@ export function budgetAllocator({
         fillable[i] = 0;
         if (i !== savingsIndex) spending += amount;
       } else if (i === savingsIndex || i === otherDebtIndex) {
-        // Never filled: 0 unless given. (Modeled other debt is 0, which leaves the spending as it is.)
+        // Never filled: 0 unless given, and not part of the spending.
         out[i] = 0;
         fillable[i] = 0;
       } else {
@@ -78,6 +78,8 @@ export function budgetAllocator({
       }
     }
     place(total, fillableWeight, floorSum, filled, fillable, out);
+    // The contract fixes modeled other debt payments at 0, whatever a model writes.
+    modelOut[otherDebtIndex] = 0;
     return spending;
   };
 }

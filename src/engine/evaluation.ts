@@ -7,11 +7,10 @@
  * The buffers are fixed here, for the bindings that fold them into their compiled loops (`bindPrediction`
  * in src/model/spending-model.ts): make one set of steps per thread.
  */
-import { CATEGORY_COUNT, OTHER_DEBT_INDEX, SAVINGS_INDEX } from '../contract/categories.js';
+import { CATEGORY_COUNT, SAVINGS_INDEX } from '../contract/categories.js';
 import type { GivenBudget } from '../contract/schemas.js';
 import { fixedAddressArray } from '../fixed-address.js';
-import type { Geography } from '../geo/types.js';
-import type { Profile, SpendingModel } from '../model/types.js';
+import type { BoundPrediction, SpendingModel } from '../model/types.js';
 import { budgetAllocator } from './budget.js';
 import { givenBudgetReader } from './given.js';
 import { writeScoreValues } from './score.js';
@@ -34,9 +33,12 @@ export interface EvaluationSteps {
   readonly buffers: EvaluationBuffers;
   /** Reads the fixed expenses; returns their sum in whole units. */
   readFixedExpenses(budget: GivenBudget | undefined): number;
-  /** The model's amounts, other debt payments 0; returns the weight sum of the categories to fill. */
-  predict(profile: Profile, geography: Geography): number;
-  /** The budget and the model in whole units; returns the spending the score subtracts. */
+  /** The model's amounts (`SpendingModel.predictInto`); returns the weight sum of the categories to fill. */
+  readonly predict: BoundPrediction;
+  /**
+   * The budget and the model in whole units, other debt payments 0 unless given; returns the spending
+   * the score subtracts.
+   */
   allocate(netIncome: number, givenWhole: number, fillableWeight: number): number;
   /** PSA and the two scores, from the spending `allocate` returned. */
   score(netIncome: number, spending: number): void;
@@ -53,16 +55,13 @@ export function evaluationSteps(model: SpendingModel): EvaluationSteps {
     scoreValues: fixedAddressArray(Float64Array, 3),
   };
   const { given, isGiven, modeled, score: scoreStrings, scoreValues } = buffers;
-  const modelPrediction = model.predictInto(modeled, isGiven);
   return {
     buffers,
     readFixedExpenses: givenBudgetReader(given, isGiven),
-    predict(profile, geography) {
-      const fillableWeight = modelPrediction(profile, geography);
-      // The contract fixes other debt payments at 0 unless given, whatever the artifact says.
-      modeled[OTHER_DEBT_INDEX] = 0;
-      return fillableWeight;
-    },
+    // The model's own bound function, not a function calling it: in some processes V8 compiled such a
+    // wrapper with the model's loops inlined, and the evaluation then took twice the CPU
+    // (bench/analysis/engine.md, seventh round).
+    predict: model.predictInto(modeled, isGiven),
     allocate: budgetAllocator({ given, isGiven, modeled, out: buffers.budget, modelOut: buffers.model }),
     score(netIncome, spending) {
       const savings = isGiven[SAVINGS_INDEX] === 1 ? given[SAVINGS_INDEX]! : 0;

@@ -4,7 +4,7 @@
  * 8,400 for housing (34,608 of spending in all) and savings of 42,000 − 34,608 = 7,392.
  */
 import { describe, expect, it } from 'vitest';
-import { CATEGORIES, type Category } from '../../src/contract/categories.js';
+import { CATEGORIES, type Category, OTHER_DEBT_INDEX } from '../../src/contract/categories.js';
 import { createEngine } from '../../src/engine/create-engine.js';
 import type { Engine } from '../../src/engine/types.js';
 import type { SpendingModel } from '../../src/model/types.js';
@@ -107,6 +107,26 @@ describe('model operation', () => {
     expect(model.savings).toBe(7_392);
     expect(model.other_debt_payments).toBe(0);
     expect(Object.keys(model)).toEqual([...CATEGORIES]);
+  });
+
+  it('model operation: a model that writes other debt payments → 0 in the model and the budget, as without it', () => {
+    const base = fakeModel();
+    const writesOtherDebt: SpendingModel = {
+      ...base,
+      predict(profile, geo, out, excluded) {
+        const included = base.predict(profile, geo, out, excluded);
+        out[OTHER_DEBT_INDEX] = 999;
+        return included;
+      },
+      predictInto(out, excluded) {
+        return (profile, geo) => this.predict(profile, geo, out, excluded);
+      },
+    };
+    const withIt = createEngine({ model: writesOtherDebt, geo: fakeGeo });
+    const body = request({ mortgage_and_rent: 15_000 });
+    expect(value<{ model: Record<Category, number> }>(withIt.model(body)).model).toEqual(modelOf(body));
+    expect(value<{ budget: Record<Category, number> }>(withIt.budget(body)).budget).toEqual(budgetOf(body));
+    expect(value(withIt.score(body))).toEqual(scoreOf(body));
   });
 
   it('rounds modeled amounts half away from zero (2% of 0.8 × 42,031.25 = 672.5 → 673)', () => {
