@@ -15,13 +15,8 @@ import { budgetAllocator } from './budget.js';
 import { givenBudgetReader } from './given.js';
 import { writeScoreValues } from './score.js';
 
-/** What the steps write, reused by every evaluation (see HouseholdFigures for the three figure sets). */
+/** The figures the steps write, reused by every evaluation (see HouseholdFigures). */
 export interface EvaluationBuffers {
-  /** The request's fixed expenses, read where `isGiven` is 1. */
-  readonly given: Float64Array;
-  readonly isGiven: Uint8Array;
-  /** The model's amounts, unrounded. */
-  readonly modeled: Float64Array;
   readonly budget: Float64Array;
   /** The modeled amounts in whole units. */
   readonly model: Float64Array;
@@ -45,16 +40,17 @@ export interface EvaluationSteps {
 }
 
 export function evaluationSteps(model: SpendingModel): EvaluationSteps {
+  // The request's fixed expenses (read where `isGiven` is 1) and the model's unrounded amounts.
+  const given = new Float64Array(CATEGORY_COUNT);
+  const isGiven = fixedAddressArray(Uint8Array, CATEGORY_COUNT);
+  const modeled = new Float64Array(CATEGORY_COUNT);
   const buffers: EvaluationBuffers = {
-    given: new Float64Array(CATEGORY_COUNT),
-    isGiven: fixedAddressArray(Uint8Array, CATEGORY_COUNT),
-    modeled: new Float64Array(CATEGORY_COUNT),
     budget: new Float64Array(CATEGORY_COUNT),
     model: new Float64Array(CATEGORY_COUNT),
     score: ['', '', ''],
     scoreValues: fixedAddressArray(Float64Array, 3),
   };
-  const { given, isGiven, modeled, score: scoreStrings, scoreValues } = buffers;
+  const { score: scoreStrings, scoreValues } = buffers;
   return {
     buffers,
     readFixedExpenses: givenBudgetReader(given, isGiven),
