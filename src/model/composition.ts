@@ -84,6 +84,12 @@ export interface CompositionWeigher {
   weigh(profile: Profile, u: number): void;
 }
 
+/** The parts of the artifact the weights are made from. */
+export type CompositionTables = Pick<
+  ModelArtifact,
+  'composition' | 'compositionLogit' | 'ageMin' | 'ageMax' | 'sizeMax' | 'incomeGrid'
+>;
+
 /**
  * The weights are one-hot when the type is given (or the household has one member), else P(t | known
  * fields). The model multiplies Σ_t weight_t · f_t into its category loop, so the mixture costs no pass of
@@ -92,12 +98,6 @@ export interface CompositionWeigher {
  * A closure over its arrays rather than a class, like the model's prediction and for the same reason
  * (`bindPrediction` in spending-model.ts): when one is made per thread, the compiler folds them in.
  */
-/** The parts of the artifact the weights are made from. */
-export type CompositionTables = Pick<
-  ModelArtifact,
-  'composition' | 'compositionLogit' | 'ageMin' | 'ageMax' | 'sizeMax' | 'incomeGrid'
->;
-
 export function compositionWeigher(artifact: CompositionTables): CompositionWeigher {
   const { ageMin, ageMax, sizeMax } = artifact;
   const uMin = artifact.incomeGrid.uMin;

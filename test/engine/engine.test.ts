@@ -111,15 +111,13 @@ describe('model operation', () => {
 
   it('model operation: a model that writes other debt payments → 0 in the model and the budget, as without it', () => {
     const base = fakeModel();
+    // The fake's predictInto calls `this.predict`, so it binds this override.
     const writesOtherDebt: SpendingModel = {
       ...base,
       predict(profile, geo, out, excluded) {
         const included = base.predict(profile, geo, out, excluded);
         out[OTHER_DEBT_INDEX] = 999;
         return included;
-      },
-      predictInto(out, excluded) {
-        return (profile, geo) => this.predict(profile, geo, out, excluded);
       },
     };
     const withIt = createEngine({ model: writesOtherDebt, geo: fakeGeo });
