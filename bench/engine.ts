@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { PSA_KEY, SAVINGS_SCORE_KEY } from '../src/contract/schemas.js';
 import { checkRequest, type ValidRequest } from '../src/contract/validate.js';
 import { categoryRecord, fixedKeyRecord } from '../src/engine/record.js';
+import { scoreTexts } from '../src/engine/score.js';
 import { loadEngine } from '../src/runtime/load-engine.js';
 import { parseBenchArgs } from './lib/args.js';
 import { formatHotFunctions, hottestFunctions, profileInProcess } from './lib/cpu-profile.js';
@@ -86,7 +87,7 @@ const figureSets = requests.map((request) => {
   return {
     budget: figures.budget.slice(),
     model: figures.model.slice(),
-    score: [...figures.score],
+    scoreValues: figures.scoreValues.slice(),
     geography: figures.geography,
   };
 });
@@ -94,12 +95,12 @@ const otherStages: Record<string, (i: number) => void> = {
   'request validation (contract layer)': (i) => {
     if (checkRequest(bodies[i]) !== undefined) sink[0]! += 1;
   },
-  'response objects (budget, model, score, geo)': (i) => {
-    const { budget, model: modelAmounts, score, geography } = figureSets[i]!;
+  'response objects (budget, model, score texts, geo)': (i) => {
+    const { budget, model: modelAmounts, scoreValues, geography } = figureSets[i]!;
     const response = {
       budget: categoryRecord(budget),
       model: categoryRecord(modelAmounts),
-      score: scoreRecord(score),
+      score: scoreRecord(scoreTexts(scoreValues)),
       geo: { geo_level: geography.level, state: geography.state, cbsa: geography.cbsa },
     };
     sink[0]! += response.budget.food_home + response.model.food_home;

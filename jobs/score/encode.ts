@@ -6,6 +6,7 @@
 import { CATEGORIES, CATEGORY_COUNT } from '../../src/contract/categories.js';
 import type { ErrorItem } from '../../src/contract/schemas.js';
 import { PSA_KEY } from '../../src/contract/schemas.js';
+import { formatScore } from '../../src/engine/rounding.js';
 import type { HouseholdFigures } from '../../src/engine/types.js';
 import { CsvBytes } from '../../src/io/csv-bytes.js';
 import { type CellGrid, cellAt } from '../../src/io/input-source.js';
@@ -114,7 +115,7 @@ export class BatchEncoder {
   addScored(index: number, figures: HouseholdFigures, demographics: Record<string, unknown>): void {
     const k = this.scored++;
     this.scoredIndex[k] = index;
-    const { budget, model, geography, score, scoreValues } = figures;
+    const { budget, model, geography, scoreValues } = figures;
     const psa = scoreValues[0]!;
     const mainScore = scoreValues[1]!;
     const savingsScore = scoreValues[2]!;
@@ -130,12 +131,12 @@ export class BatchEncoder {
         out.integer(model[c]!);
       }
       out.comma();
-      // Indexed, not destructured: destructuring goes through the array iterator, a visible cost per row.
-      out.plain(score[0]!);
+      // The score response's texts (`scoreTexts`), written without building them: PSA is a whole number.
+      out.integer(psa);
       out.comma();
-      out.plain(score[1]!);
+      out.plain(formatScore(mainScore));
       out.comma();
-      out.plain(score[2]!);
+      out.plain(formatScore(savingsScore));
       out.comma();
       out.plain(geography.level);
       out.comma();

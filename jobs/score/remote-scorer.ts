@@ -4,6 +4,7 @@
  */
 import pLimit from 'p-limit';
 import { PSA_KEY, SAVINGS_SCORE_KEY } from '../../src/contract/schemas.js';
+import { scoreTexts } from '../../src/engine/score.js';
 import type { GeoResolver } from '../../src/geo/types.js';
 import type { RemoteClient } from '../../src/remote/client.js';
 import { BatchEncoder, type EncodedBatch, type RowOutcome } from './encode.js';
@@ -62,18 +63,44 @@ export class RemoteScorer implements BatchScorer {
     if (!outcome.ok) return outcome;
     const { demographics } = row.body;
     const { budget, model, score } = outcome.value;
-    const texts = [score[PSA_KEY]!, score[this.layout.scoreKey]!, score[SAVINGS_SCORE_KEY]!];
     return {
       ok: true,
       value: {
         budget,
         model,
-        score: texts,
-        // The server sends texts; the local engine's numbers are exactly `Number` of its texts.
-        scoreValues: Float64Array.from(texts, Number),
+        scoreValues: scoreValuesOf(
+          [score[PSA_KEY], score[this.layout.scoreKey], score[SAVINGS_SCORE_KEY]],
+          batch,
+          index,
+        ),
         geography: this.geo.resolve((demographics.zip as string).slice(0, 5)),
       },
       demographics,
     };
   }
+}
+
+/**
+ * The numbers of a remote score answer's texts. The outputs write the texts the numbers format to
+ * (`scoreTexts`), which for an Outlay server are the texts it sent; a text that does not come back the same
+ * (a server off the contract: "80", "91.25", a missing key) would be written changed, so it stops the job.
+ */
+function scoreValuesOf(
+  texts: readonly (string | undefined)[],
+  batch: WorkBatch,
+  index: number,
+): Float64Array {
+  const values = Float64Array.from(texts, Number);
+  let formatted: string[] | undefined;
+  try {
+    formatted = scoreTexts(values);
+  } catch {
+    formatted = undefined;
+  }
+  if (formatted === undefined || formatted.some((text, i) => text !== texts[i])) {
+    throw new Error(
+      `input row ${batch.rowNumbers[index]}: the remote score answer ${JSON.stringify(texts)} is not a PSA in whole units and two scores in tenths from 0.0 to 100.0`,
+    );
+  }
+  return values;
 }

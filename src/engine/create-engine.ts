@@ -25,6 +25,7 @@ import type { GeoResolver } from '../geo/types.js';
 import type { SpendingModel } from '../model/types.js';
 import { evaluationSteps } from './evaluation.js';
 import { categoryRecord, fixedKeyRecord } from './record.js';
+import { scoreTexts } from './score.js';
 import type { EngineConfig, HouseholdFigures, LocalEngine, Result } from './types.js';
 
 export interface EngineParts {
@@ -40,7 +41,6 @@ export function createEngine({ model, geo, config }: EngineParts): LocalEngine {
   const figures: { -readonly [K in keyof HouseholdFigures]: HouseholdFigures[K] } = {
     budget: buffers.budget,
     model: buffers.model,
-    score: buffers.score,
     scoreValues: buffers.scoreValues,
     // Set by every call; any geography will do until the first.
     geography: geo.resolve(''),
@@ -89,18 +89,18 @@ export function createEngine({ model, geo, config }: EngineParts): LocalEngine {
     score(body) {
       const evaluated = householdFigures(body);
       if (!evaluated.ok) return evaluated;
-      return { ok: true, value: scoreRecord(evaluated.value.score) };
+      return { ok: true, value: scoreRecord(scoreTexts(evaluated.value.scoreValues)) };
     },
     household(body) {
       const evaluated = householdFigures(body);
       if (!evaluated.ok) return evaluated;
-      const { budget, model, score, geography } = evaluated.value;
+      const { budget, model, scoreValues, geography } = evaluated.value;
       return {
         ok: true,
         value: {
           budget: categoryRecord(budget),
           model: categoryRecord(model),
-          score: scoreRecord(score),
+          score: scoreRecord(scoreTexts(scoreValues)),
           geo: { geo_level: geography.level, state: geography.state, cbsa: geography.cbsa },
         },
       };

@@ -20,7 +20,6 @@ export interface EvaluationBuffers {
   readonly budget: Float64Array;
   /** The modeled amounts in whole units. */
   readonly model: Float64Array;
-  readonly score: string[];
   readonly scoreValues: Float64Array;
 }
 
@@ -35,7 +34,7 @@ export interface EvaluationSteps {
    * the score subtracts.
    */
   allocate(netIncome: number, givenWhole: number, fillableWeight: number): number;
-  /** PSA and the two scores, from the spending `allocate` returned. */
+  /** PSA and the two scores as numbers, from the spending `allocate` returned. */
   score(netIncome: number, spending: number): void;
 }
 
@@ -47,10 +46,9 @@ export function evaluationSteps(model: SpendingModel): EvaluationSteps {
   const buffers: EvaluationBuffers = {
     budget: new Float64Array(CATEGORY_COUNT),
     model: new Float64Array(CATEGORY_COUNT),
-    score: ['', '', ''],
     scoreValues: fixedAddressArray(Float64Array, 3),
   };
-  const { score: scoreStrings, scoreValues } = buffers;
+  const { scoreValues } = buffers;
   return {
     buffers,
     readFixedExpenses: givenBudgetReader(given, isGiven),
@@ -61,7 +59,7 @@ export function evaluationSteps(model: SpendingModel): EvaluationSteps {
     allocate: budgetAllocator({ given, isGiven, modeled, out: buffers.budget, modelOut: buffers.model }),
     score(netIncome, spending) {
       const savings = isGiven[SAVINGS_INDEX] === 1 ? given[SAVINGS_INDEX]! : 0;
-      writeScoreValues(netIncome, spending, savings, scoreStrings, scoreValues);
+      writeScoreValues(netIncome, spending, savings, scoreValues);
     },
   };
 }

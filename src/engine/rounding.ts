@@ -34,5 +34,17 @@ const SCORE_STRINGS: readonly string[] = Array.from(
   (_, tenths) => `${Math.floor(tenths / 10)}.${tenths % 10}`,
 );
 
-/** `tenths` is a whole number in 0..1000; returns e.g. "91.2". */
-export const formatScoreTenths = (tenths: number): string => SCORE_STRINGS[tenths]!;
+/**
+ * The text of a score worth `points` (t / 10 for t tenths, the double its text denotes), e.g. "91.2" or
+ * "80.0". A value that is not a whole number of tenths from 0 to 100 has no text: it throws rather than
+ * write a rounded score.
+ */
+export function formatScore(points: number): string {
+  const tenths = Math.round(points * 10);
+  const text = SCORE_STRINGS[tenths];
+  // t / 10 × 10 is t within a rounding, never a tenth away.
+  if (text === undefined || !(Math.abs(points * 10 - tenths) <= 1e-6)) {
+    throw new Error(`outlay: ${points} is not a score (a whole number of tenths from 0 to 100)`);
+  }
+  return text;
+}

@@ -1,4 +1,4 @@
-import { formatScoreTenths, roundHalfAwayFromZero, SCORE_TENTHS_MAX } from './rounding.js';
+import { formatScore, roundHalfAwayFromZero, SCORE_TENTHS_MAX } from './rounding.js';
 
 /**
  * Predicted Saving Ability, monthly, unrounded: what is left of the net income after `spending` — the
@@ -20,24 +20,27 @@ export function scoreTenths(psa: number, savings: number, netIncome: number): nu
 }
 
 /**
- * Writes the score response values in response order: PSA, main score, SAViNGS score, as texts into
- * `into` and as numbers into `values` (a score of t tenths is t / 10, the double its text denotes).
+ * Writes the score response values in response order as numbers: PSA in whole units, main score, SAViNGS
+ * score in points (a score of t tenths is t / 10). Their texts are formatted only where a response or a
+ * CSV cell needs them (`scoreTexts`): the Arrow output and the batch summary store the numbers, and
+ * formatting the PSA in every evaluation was 5–7 % of its CPU (bench/analysis/engine.md).
  * `spending` is as for `monthlySavingAbility`; `savings` is the given savings amount, 0 if none was given.
  */
 export function writeScoreValues(
   netIncome: number,
   spending: number,
   savings: number,
-  into: string[],
   values: Float64Array,
 ): void {
   const psa = roundHalfAwayFromZero(monthlySavingAbility(netIncome, spending));
-  const mainTenths = scoreTenths(psa, 0, netIncome);
-  const savingsTenths = scoreTenths(psa, savings, netIncome);
-  into[0] = String(psa);
-  into[1] = formatScoreTenths(mainTenths);
-  into[2] = formatScoreTenths(savingsTenths);
   values[0] = psa;
-  values[1] = mainTenths / 10;
-  values[2] = savingsTenths / 10;
+  values[1] = scoreTenths(psa, 0, netIncome) / 10;
+  values[2] = scoreTenths(psa, savings, netIncome) / 10;
 }
+
+/** The score response's texts of `writeScoreValues`'s numbers, in the same order: e.g. "-310", "91.2", "80.0". */
+export const scoreTexts = (values: ArrayLike<number>): string[] => [
+  String(values[0]),
+  formatScore(values[1]!),
+  formatScore(values[2]!),
+];

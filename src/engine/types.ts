@@ -40,12 +40,9 @@ export interface HouseholdFigures {
   readonly budget: Float64Array;
   /** Modeled amounts, whole units, CATEGORIES order. */
   readonly model: Float64Array;
-  /** Score response values in response order: PSA, main score, SAViNGS score. */
-  readonly score: readonly string[];
   /**
-   * The same three as numbers (PSA in whole units, scores in points), each exactly `Number` of its text,
-   * for callers that store numbers (Arrow columns, the batch summary) and would otherwise parse the texts
-   * the engine has just formatted.
+   * Score response values in response order as numbers: PSA in whole units, main score and SAViNGS score
+   * in points. Each is exactly `Number` of its response text, `scoreTexts` (src/engine/score.ts).
    */
   readonly scoreValues: Float64Array;
   readonly geography: Geography;

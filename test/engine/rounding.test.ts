@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatScoreTenths, roundHalfAwayFromZero } from '../../src/engine/rounding.js';
+import { formatScore, roundHalfAwayFromZero } from '../../src/engine/rounding.js';
 
 describe('roundHalfAwayFromZero', () => {
   it.each([
@@ -37,12 +37,28 @@ describe('roundHalfAwayFromZero', () => {
   });
 });
 
-describe('formatScoreTenths', () => {
+describe('formatScore', () => {
   it.each([
     [0, '0.0'],
-    [912, '91.2'],
-    [1000, '100.0'],
-  ])('formats %d tenths as %s', (tenths, expected) => {
-    expect(formatScoreTenths(tenths)).toBe(expected);
+    [91.2, '91.2'],
+    [80, '80.0'],
+    [100, '100.0'],
+  ])('unit: a score of %d points → %s', (points, expected) => {
+    expect(formatScore(points)).toBe(expected);
   });
+
+  it('unit: every t / 10 for t = 0…1000 → the text whose Number is that double', () => {
+    for (let tenths = 0; tenths <= 1000; tenths++) {
+      const text = formatScore(tenths / 10);
+      expect(text).toBe(`${Math.floor(tenths / 10)}.${tenths % 10}`);
+      expect(Number(text)).toBe(tenths / 10);
+    }
+  });
+
+  it.each([[91.25], [100.1], [-0.1], [Number.NaN], [Number.POSITIVE_INFINITY]])(
+    'unit: %d, not a whole number of tenths from 0 to 100 → throws instead of rounding',
+    (points) => {
+      expect(() => formatScore(points)).toThrow(/is not a score/);
+    },
+  );
 });

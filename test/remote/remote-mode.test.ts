@@ -4,7 +4,7 @@
  */
 
 import { readFile, writeFile } from 'node:fs/promises';
-import { createServer, request, type Server } from 'node:http';
+import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -60,31 +60,33 @@ async function files(outDir: string) {
   };
 }
 
-/** Forwards to the server, but answers every `every`-th request with a fault instead (cycling through kinds). */
-async function faultyProxy(
+interface Proxy {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Forwards every request to `target`, except those `intercept` answers itself (it returns true), and
+ * passes each upstream answer's body through `rewrite`.
+ */
+async function proxyTo(
   target: string,
-  every: number,
-): Promise<{ url: string; faults: Record<string, number>; close(): Promise<void> }> {
-  const faults: Record<string, number> = { '503': 0, '429': 0, slow: 0, reset: 0 };
-  const kinds = Object.keys(faults);
+  intercept: (n: number, incoming: IncomingMessage, outgoing: ServerResponse) => boolean,
+  rewrite: (path: string, body: Buffer) => Buffer = (_path, body) => body,
+): Promise<Proxy> {
   let count = 0;
   const proxy: Server = createServer((incoming, outgoing) => {
-    const n = ++count;
-    if (n % every === 0) {
-      const kind = kinds[(n / every) % kinds.length]!;
-      faults[kind]!++;
-      if (kind === '503') return void outgoing.writeHead(503).end('{"message":"unavailable"}');
-      if (kind === '429')
-        return void outgoing.writeHead(429, { 'retry-after': '0' }).end('{"message":"slow down"}');
-      if (kind === 'reset') return void incoming.socket.destroy();
-      return void setTimeout(() => outgoing.writeHead(503).end(), 500);
-    }
+    if (intercept(++count, incoming, outgoing)) return;
     const upstream = request(
       new URL(incoming.url!, target),
       { method: incoming.method, headers: incoming.headers },
-      (response) => {
-        outgoing.writeHead(response.statusCode!, response.headers);
-        response.pipe(outgoing);
+      async (response) => {
+        const chunks: Buffer[] = [];
+        for await (const chunk of response) chunks.push(chunk as Buffer);
+        const body = rewrite(incoming.url!, Buffer.concat(chunks));
+        const { 'transfer-encoding': _chunked, ...headers } = response.headers;
+        outgoing.writeHead(response.statusCode!, { ...headers, 'content-length': body.length });
+        outgoing.end(body);
       },
     );
     incoming.pipe(upstream);
@@ -92,9 +94,28 @@ async function faultyProxy(
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
-    faults,
     close: () => new Promise((resolve) => proxy.close(() => resolve())),
   };
+}
+
+/** Forwards to the server, but answers every `every`-th request with a fault instead (cycling through kinds). */
+async function faultyProxy(
+  target: string,
+  every: number,
+): Promise<Proxy & { faults: Record<string, number> }> {
+  const faults: Record<string, number> = { '503': 0, '429': 0, slow: 0, reset: 0 };
+  const kinds = Object.keys(faults);
+  const proxy = await proxyTo(target, (n, incoming, outgoing) => {
+    if (n % every !== 0) return false;
+    const kind = kinds[(n / every) % kinds.length]!;
+    faults[kind]!++;
+    if (kind === '503') outgoing.writeHead(503).end('{"message":"unavailable"}');
+    else if (kind === '429') outgoing.writeHead(429, { 'retry-after': '0' }).end('{"message":"slow down"}');
+    else if (kind === 'reset') incoming.socket.destroy();
+    else setTimeout(() => outgoing.writeHead(503).end(), 500);
+    return true;
+  });
+  return { ...proxy, faults };
 }
 
 describe('remote mode', () => {
@@ -120,5 +141,23 @@ describe('remote mode', () => {
     await expect(
       runScoreJob(options(join(dir, 'forbidden'), remote(server.url, server.keys.revoked))),
     ).rejects.toThrow(/refused the API key \(HTTP 403/);
+  });
+
+  it('scenario: a server whose score answers are off the contract ("91.25") → the job stops naming the row and the answer', async () => {
+    const proxy = await proxyTo(
+      server.url,
+      () => false,
+      (path, body) => {
+        if (!path.includes('/scores/')) return body;
+        return Buffer.from(JSON.stringify({ ...JSON.parse(body.toString()), OUTLAY: '91.25' }));
+      },
+    );
+    try {
+      await expect(
+        runScoreJob(options(join(dir, 'off-contract'), remote(proxy.url, server.keys.all))),
+      ).rejects.toThrow(/input row \d+: the remote score answer \[.*"91\.25".*\] is not a PSA/);
+    } finally {
+      await proxy.close();
+    }
   });
 });
