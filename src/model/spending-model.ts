@@ -17,6 +17,10 @@ const UNKNOWN_REGION = REGION_SLOTS.length - 1;
 const UNKNOWN_AREA = AREA_SLOTS.length - 1;
 /** Take-home below $1 has no meaningful logarithm; the income grid starts far above it anyway. */
 const MIN_INCOME = 1;
+/** The tenure mix of a profile: renters only, owners only (with or without a mortgage), or all three. */
+const RENTERS = 0;
+const OWNERS = 1;
+const MIXED = 2;
 
 export class TableSpendingModel implements SpendingModel {
   readonly version: string;
@@ -201,7 +205,16 @@ function bindPrediction(tables: PredictionTables, out: Float64Array, excluded: U
       lastGeo = geo;
     }
 
-    writeByIncome(incomeSegments, k * TENURE_CLASSES.length * n * 2, n, f, ownerP, mortgageP, out);
+    // The tenure mix: renter, with-mortgage and outright-owner interpolations weighted by their shares.
+    // Terms of weight 0 (a given tenure) are left out: with the non-negative spending tables they add
+    // exactly +0, so the sums are the same doubles.
+    const renterW = 1 - ownerP;
+    const mortgageW = ownerP * mortgageP;
+    const outrightW = ownerP - mortgageW;
+    const tenure = ownerP === 0 ? RENTERS : ownerP === 1 ? OWNERS : MIXED;
+    const r = k * TENURE_CLASSES.length * n * 2;
+    const m = r + 2 * n;
+    const o = m + 2 * n;
 
     const members = profile.household_members;
     const sizeKnown = members !== undefined && Number.isFinite(members);
@@ -245,13 +258,28 @@ function bindPrediction(tables: PredictionTables, out: Float64Array, excluded: U
     const place = geoFactorAt;
     let total = 0;
     let included = 0;
+    // One pass: the spending by income is interpolated here rather than written out and read back by a
+    // pass of its own (2–3 % of the evaluation; bench/analysis/engine.md). `tenure` is the same for every
+    // category, so its branch is always predicted.
     for (let c = 0; c < n; c++) {
+      let byIncome: number;
+      if (tenure === RENTERS) byIncome = incomeSegments[r + 2 * c]! + f * incomeSegments[r + 2 * c + 1]!;
+      else if (tenure === OWNERS) {
+        byIncome =
+          mortgageW * (incomeSegments[m + 2 * c]! + f * incomeSegments[m + 2 * c + 1]!) +
+          outrightW * (incomeSegments[o + 2 * c]! + f * incomeSegments[o + 2 * c + 1]!);
+      } else {
+        byIncome =
+          renterW * (incomeSegments[r + 2 * c]! + f * incomeSegments[r + 2 * c + 1]!) +
+          mortgageW * (incomeSegments[m + 2 * c]! + f * incomeSegments[m + 2 * c + 1]!) +
+          outrightW * (incomeSegments[o + 2 * c]! + f * incomeSegments[o + 2 * c + 1]!);
+      }
       const demographic =
         pairs[pairAt + c]! *
         (married * typeFactors[3 * c]! +
           oneParent * typeFactors[3 * c + 1]! +
           single * typeFactors[3 * c + 2]!);
-      const value = out[c]! * demographic * placeFactors[place + c]!;
+      const value = byIncome * demographic * placeFactors[place + c]!;
       out[c] = value;
       total += value;
       // Adding +0 for an excluded category gives the same double as skipping it: a sum from +0 is never −0.
@@ -347,44 +375,6 @@ export const PLACE_CAPACITY = 4096;
 function lerp(table: Float64Array, k: number, f: number): number {
   const lo = table[k]!;
   return lo + f * (table[k + 1]! - lo);
-}
-
-/**
- * Spending by income for the tenure mix, into out[0..n): renter, with-mortgage and outright-owner
- * interpolations weighted by their shares. Terms of weight 0 (a given tenure) are left out: with the
- * non-negative spending tables they add exactly +0, so the sums are the same doubles.
- */
-function writeByIncome(
-  segs: Float64Array,
-  interval: number,
-  n: number,
-  f: number,
-  ownerP: number,
-  mortgageP: number,
-  out: Float64Array,
-): void {
-  const renterW = 1 - ownerP;
-  const mortgageW = ownerP * mortgageP;
-  const outrightW = ownerP - mortgageW;
-  const r = interval;
-  const m = r + 2 * n;
-  const o = m + 2 * n;
-  if (ownerP === 0) {
-    for (let c = 0; c < n; c++) out[c] = segs[r + 2 * c]! + f * segs[r + 2 * c + 1]!;
-  } else if (ownerP === 1) {
-    for (let c = 0; c < n; c++) {
-      out[c] =
-        mortgageW * (segs[m + 2 * c]! + f * segs[m + 2 * c + 1]!) +
-        outrightW * (segs[o + 2 * c]! + f * segs[o + 2 * c + 1]!);
-    }
-  } else {
-    for (let c = 0; c < n; c++) {
-      out[c] =
-        renterW * (segs[r + 2 * c]! + f * segs[r + 2 * c + 1]!) +
-        mortgageW * (segs[m + 2 * c]! + f * segs[m + 2 * c + 1]!) +
-        outrightW * (segs[o + 2 * c]! + f * segs[o + 2 * c + 1]!);
-    }
-  }
 }
 
 /** The interval of a table over lo…hi (one point per whole value) that x, clamped to lo…hi, lies in. */
