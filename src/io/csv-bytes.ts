@@ -58,7 +58,8 @@ export class CsvBytes {
     this.length = at;
     do {
       const rest = tenth(v);
-      bytes[--at] = ZERO + v - rest * 10;
+      // The digit first: ZERO + v rounds once v is within 48 of 2^53.
+      bytes[--at] = ZERO + (v - rest * 10);
       v = rest;
     } while (v > 0);
   }

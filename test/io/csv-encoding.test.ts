@@ -40,4 +40,22 @@ describe('CSV encoding', () => {
       ),
     );
   });
+
+  it('property: CsvBytes writes every safe integer, up to ±(2^53 − 1), as String does', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.maxSafeInteger(),
+          fc.integer({ min: 0, max: 1000 }).map((d) => Number.MAX_SAFE_INTEGER - d),
+          fc.integer({ min: 0, max: 1000 }).map((d) => d - Number.MAX_SAFE_INTEGER),
+        ),
+        (n) => {
+          const out = new CsvBytes(4);
+          out.integer(n);
+          expect(Buffer.from(out.take()).toString('utf8')).toBe(String(n));
+        },
+      ),
+      { numRuns: 5_000 },
+    );
+  });
 });
