@@ -3,6 +3,7 @@
  * order) so that the same data gives the same bytes; [value, count] pairs sit on one line each so that a
  * large distribution stays readable and diffable.
  */
+import { CsvBytes } from '../io/csv-bytes.js';
 import { Compile } from '../vendor/typebox.js';
 import { SortedCounts } from './count-map.js';
 import {
@@ -19,48 +20,59 @@ const compiled = Compile(Summary);
 /**
  * The text is `JSON.stringify(summary, null, 2)` with every distribution written as its list of
  * [value, count] pairs, one pair per line as `[value, count]`, plus a final newline. It is built here value
- * by value, the pairs straight from their typed arrays, into UTF-8 chunks of about CHUNK_CHARS that are
+ * by value, the pairs straight from their typed arrays, into UTF-8 chunks of about CHUNK_BYTES that are
  * handed out one at a time, so a writer holds one chunk, not the file: a large run's distributions hold
  * millions of pairs (summary.json is 17 MB at 1 M rows, 121 MB with `--group-by zip` on 200,000 rows), and
- * stringifying them indented and then rewriting that text took 500 MB of heap.
+ * stringifying them indented and then rewriting that text took 500 MB of heap. The pairs were then template
+ * strings appended to a JS string, encoded per chunk; as digits written into bytes, with no string per
+ * pair, a summary shaped like a 1 M-row run's (79 cohorts, 698,137 pairs, 18.2 MB) takes 75 ms instead of
+ * 125 (median, warmed up) and about 110 ms instead of 170 when written once by a fresh process, as a run
+ * does (Node 20, on a 2-core VM).
  */
 export function* summaryChunks(summary: Summary): Generator<Buffer> {
-  const out = new ChunkedText();
+  const out = new ChunkedBytes();
   yield* writeValue(summary, '', out);
-  out.push('\n');
-  if (out.length > 0) yield out.take();
+  out.bytes.plain('\n');
+  yield out.take();
 }
 
 export const serializeSummary = (summary: Summary): string =>
   Buffer.concat([...summaryChunks(summary)]).toString('utf8');
 
-const CHUNK_CHARS = 1 << 16;
+const CHUNK_BYTES = 1 << 16;
+
+/** Room past CHUNK_BYTES for the token that fills a chunk, so that a chunk's buffer need not grow. */
+const emptyChunk = () => new CsvBytes(CHUNK_BYTES + 1024);
 
 /**
- * Text appended in small strings and taken out as UTF-8 chunks: the writers take a chunk whenever the
- * text is `full`, so the many small strings never pile up.
+ * Bytes written through a CsvBytes (whose integer and plain text writers are JSON's as much as CSV's) and
+ * taken out as chunks: the writers take a chunk whenever it is `full`, so the file never piles up.
  */
-class ChunkedText {
-  private text = '';
-
-  push(text: string): void {
-    this.text += text;
-  }
-
-  get length(): number {
-    return this.text.length;
-  }
+class ChunkedBytes {
+  bytes = emptyChunk();
 
   get full(): boolean {
-    return this.text.length >= CHUNK_CHARS;
+    return this.bytes.byteLength >= CHUNK_BYTES;
   }
 
   take(): Buffer {
-    const chunk = Buffer.from(this.text, 'utf8');
-    this.text = '';
-    return chunk;
+    const chunk = this.bytes.take();
+    this.bytes = emptyChunk();
+    return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
   }
 }
+
+/**
+ * A distribution's value or count as `${v}` writes it. One in int32 range goes to CsvBytes.integer as an
+ * int32, which it writes exactly (-0 as "0", like `${-0}`) and fastest: read from a Float64Array it would
+ * arrive as a double, and integer's divisions on doubles took twice as long. Beyond int32 (a PSA past
+ * $2 billion, a count past 2 billion rows: never in practice) the template writes it, as before.
+ */
+const writeNumber = (bytes: CsvBytes, v: number): void => {
+  const int32 = v | 0;
+  if (int32 === v) bytes.integer(int32);
+  else bytes.plain(`${v}`);
+};
 
 /**
  * The pattern of the former whole-text rewrite of indented pairs into one-line ones; string tokens still go
@@ -77,23 +89,36 @@ const scalarText = (value: unknown): string => {
   return typeof value === 'string' ? text.replace(PAIR, '[$1, $2]') : text;
 };
 
-function* writePairs(sorted: SortedCounts, indent: string, out: ChunkedText): Generator<Buffer> {
+function* writePairs(sorted: SortedCounts, indent: string, out: ChunkedBytes): Generator<Buffer> {
   if (sorted.length === 0) {
-    out.push('[]');
+    out.bytes.plain('[]');
     return;
   }
-  const inner = `${indent}  `;
-  for (let i = 0; i < sorted.length; i++) {
-    out.push(`${i === 0 ? '[' : ','}\n${inner}[${sorted.values[i]}, ${sorted.counts[i]}]`);
-    if (out.full) yield out.take();
+  const { values, counts } = sorted;
+  // Closes a pair's line and opens the next one's: two text writes per pair instead of three.
+  const between = `],\n${indent}  [`;
+  // Built before the loop: V8 optimises the loop during the first long distribution, and a template after
+  // it, not yet run then, made the optimised code bail out at the end of every distribution.
+  const end = `]\n${indent}]`;
+  let bytes = out.bytes;
+  bytes.plain(`[\n${indent}  [`);
+  for (let i = 0; i < values.length; i++) {
+    if (i > 0) bytes.plain(between);
+    writeNumber(bytes, values[i]!);
+    bytes.plain(', ');
+    writeNumber(bytes, counts[i]!);
+    if (out.full) {
+      yield out.take();
+      bytes = out.bytes;
+    }
   }
-  out.push(`\n${indent}]`);
+  bytes.plain(end);
 }
 
 /** JSON.stringify's indented layout (two spaces) for plain JSON data and SortedCounts (as their pairs). */
-function* writeValue(value: unknown, indent: string, out: ChunkedText): Generator<Buffer> {
+function* writeValue(value: unknown, indent: string, out: ChunkedBytes): Generator<Buffer> {
   if (value === null || typeof value !== 'object') {
-    out.push(scalarText(value));
+    out.bytes.plain(scalarText(value));
     return;
   }
   if (value instanceof SortedCounts) {
@@ -103,27 +128,27 @@ function* writeValue(value: unknown, indent: string, out: ChunkedText): Generato
   const inner = `${indent}  `;
   if (Array.isArray(value)) {
     if (value.length === 0) {
-      out.push('[]');
+      out.bytes.plain('[]');
       return;
     }
     for (let i = 0; i < value.length; i++) {
-      out.push(i === 0 ? `[\n${inner}` : `,\n${inner}`);
+      out.bytes.plain(i === 0 ? `[\n${inner}` : `,\n${inner}`);
       const item: unknown = value[i];
       yield* writeValue(isOmitted(item) ? null : item, inner, out);
       if (out.full) yield out.take();
     }
-    out.push(`\n${indent}]`);
+    out.bytes.plain(`\n${indent}]`);
     return;
   }
   let empty = true;
   for (const [key, item] of Object.entries(value)) {
     if (isOmitted(item)) continue;
-    out.push(`${empty ? '{' : ','}\n${inner}${scalarText(key)}: `);
+    out.bytes.plain(`${empty ? '{' : ','}\n${inner}${scalarText(key)}: `);
     empty = false;
     yield* writeValue(item, inner, out);
     if (out.full) yield out.take();
   }
-  out.push(empty ? '{}' : `\n${indent}}`);
+  out.bytes.plain(empty ? '{}' : `\n${indent}}`);
 }
 
 /**
