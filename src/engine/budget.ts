@@ -55,7 +55,10 @@ export function budgetAllocator({
     // One division, not one per category: divisions are the slowest step of the quotas.
     const perWeight = total / fillableWeight;
     clear();
-    let floorSum = 0;
+    // −0, not 0: a sum that starts as a double stays one (floors are whole, so it is exact either way);
+    // from 0 the compiler keeps it as an int32 and checks every floor for being one, 2 % of the
+    // evaluation's instructions (bench/analysis/engine.md, eighth round).
+    let floorSum = -0;
     let filled = 0;
     let spending = 0;
     for (let i = 0; i < count; i++) {

@@ -255,7 +255,8 @@ function bindPrediction(tables: PredictionTables, out: Float64Array, excluded: U
     const married = weights[0]!;
     const oneParent = weights[1]!;
     const single = weights[2]!;
-    const place = geoFactorAt;
+    // As an int32 (it is one): the tagged value was checked and untagged in every iteration of the loop.
+    const place = geoFactorAt | 0;
     let total = 0;
     let included = 0;
     // One pass: the spending by income is interpolated here rather than written out and read back by a
