@@ -186,7 +186,11 @@ function bindPrediction(tables: PredictionTables, out: Float64Array, excluded: U
     const takeHome = profile.net_annual_income;
     const u = Math.log(Math.max(takeHome, MIN_INCOME));
     const t = Math.min(Math.max((u - uMin) / uStep, 0), points - 1);
-    const k = t >= points - 1 ? points - 2 : Math.floor(t);
+    // The last interval for t at the grid's top (f = 1 there). A min, not a branch: the branch ran only for
+    // take-home above the grid, so rarely that the first such profile after the compiler's warm-up found an
+    // operation it had never seen run, and the function was compiled again, in some processes as a slower
+    // entry in the middle of its loop (bench/analysis/engine.md, eighth round).
+    const k = Math.min(Math.floor(t), points - 2);
     const f = t - k;
 
     const age = profile.age;
