@@ -2,7 +2,7 @@
  * The benchmarks at smoke size, so they cannot rot: every figure runs end to end against the real binary
  * and writes a well-formed result, and the document renders. Speeds are never asserted here.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +12,7 @@ import { benchScript } from '../../bench/lib/paths.js';
 import { FIGURES, readResult } from '../../bench/lib/result.js';
 
 const run = promisify(execFile);
+const valgrind = spawnSync('sh', ['-c', 'command -v valgrind callgrind_control']).status === 0;
 let resultsDir: string;
 
 beforeAll(async () => {
@@ -33,6 +34,16 @@ describe('benchmarks in --smoke mode', () => {
     expect(result.targets.length).toBeGreaterThan(0);
     for (const target of result.targets) expect(typeof target.met).toBe('boolean');
   });
+
+  it.skipIf(!valgrind)(
+    "the engine's instruction count (bench/stack/engine-instructions) runs under valgrind and names the model's prediction (skipped when valgrind is not installed)",
+    { timeout: 180_000 },
+    async () => {
+      const { stdout } = await run(process.execPath, [benchScript('stack/engine-instructions'), '--smoke']);
+      expect(stdout).toMatch(/^200 evaluations \(a\), \d+ instructions each$/m);
+      expect(stdout).toMatch(/predict src\/model\/spending-model\.js/);
+    },
+  );
 
   it('run-all renders the document from the results, beside them', async () => {
     await run(process.execPath, [
