@@ -91,16 +91,19 @@ function scoreValuesOf(
   index: number,
 ): Float64Array {
   const values = Float64Array.from(texts, Number);
-  let formatted: string[] | undefined;
-  try {
-    formatted = scoreTexts(values);
-  } catch {
-    formatted = undefined;
-  }
-  if (formatted === undefined || formatted.some((text, i) => text !== texts[i])) {
+  if (!formatsBack(values, texts)) {
     throw new Error(
       `input row ${batch.rowNumbers[index]}: the remote score answer ${JSON.stringify(texts)} is not a PSA in whole units and two scores in tenths from 0.0 to 100.0`,
     );
   }
   return values;
+}
+
+/** Whether `scoreTexts` of `values` gives `texts` back; false too when a value has no text (91.25, NaN). */
+function formatsBack(values: Float64Array, texts: readonly (string | undefined)[]): boolean {
+  try {
+    return scoreTexts(values).every((text, i) => text === texts[i]);
+  } catch {
+    return false;
+  }
 }
