@@ -1,6 +1,7 @@
 /** Rows and metadata shared by the report tests. */
 import type { SortedCounts } from '../../src/report/count-map.js';
-import type { ScoredRowStats, SummaryMeta } from '../../src/report/summary.js';
+import type { ScoredRowStats, Summary, SummaryMeta } from '../../src/report/summary.js';
+import type { Distribution } from '../../src/report/summary-schema.js';
 
 export const META: SummaryMeta = {
   input: 'data/households.csv',
@@ -32,3 +33,24 @@ export const row = (fields: Partial<ScoredRowStats> = {}): ScoredRowStats => ({
 /** A distribution as `[value, count]` pairs, as summary.json lists it. */
 export const pairsOf = (sorted: SortedCounts): [number, number][] =>
   Array.from(sorted.values, (value, i) => [value, sorted.counts[i]!]);
+
+/**
+ * What summary.json has always been (the writer's doc comment): `JSON.stringify(…, null, 2)` of the summary
+ * with its distributions as `[value, count]` arrays, each indented pair then collapsed onto one line.
+ */
+export function summaryJsonReference(summary: Summary): string {
+  const asPairs = (d: Distribution) => ({
+    psa: pairsOf(d.psa),
+    score_x10: pairsOf(d.score_x10),
+    savings_score_x10: pairsOf(d.savings_score_x10),
+  });
+  const json = {
+    ...summary,
+    overall: { ...summary.overall, distribution: asPairs(summary.overall.distribution) },
+    dimensions: summary.dimensions.map((d) => ({
+      ...d,
+      cohorts: d.cohorts.map((c) => ({ ...c, distribution: asPairs(c.distribution) })),
+    })),
+  };
+  return `${JSON.stringify(json, null, 2).replace(/\[\s+(-?\d+),\s+(\d+)\s+\]/g, '[$1, $2]')}\n`;
+}

@@ -4,28 +4,7 @@ import { SortedCounts } from '../../src/report/count-map.js';
 import { type Summary, SummaryBuilder } from '../../src/report/summary.js';
 import { parseSummary, serializeSummary, summaryChunks } from '../../src/report/summary-json.js';
 import type { Distribution } from '../../src/report/summary-schema.js';
-import { META, pairsOf, row } from './fixtures.js';
-
-/**
- * What summary.json has always been (the writer's doc comment): `JSON.stringify(…, null, 2)` of the summary
- * with its distributions as `[value, count]` arrays, each indented pair then collapsed onto one line.
- */
-function referenceText(summary: Summary): string {
-  const asPairs = (d: Distribution) => ({
-    psa: pairsOf(d.psa),
-    score_x10: pairsOf(d.score_x10),
-    savings_score_x10: pairsOf(d.savings_score_x10),
-  });
-  const json = {
-    ...summary,
-    overall: { ...summary.overall, distribution: asPairs(summary.overall.distribution) },
-    dimensions: summary.dimensions.map((d) => ({
-      ...d,
-      cohorts: d.cohorts.map((c) => ({ ...c, distribution: asPairs(c.distribution) })),
-    })),
-  };
-  return `${JSON.stringify(json, null, 2).replace(/\[\s+(-?\d+),\s+(\d+)\s+\]/g, '[$1, $2]')}\n`;
-}
+import { META, row, summaryJsonReference } from './fixtures.js';
 
 const bytesOf = (summary: Summary) => Buffer.concat([...summaryChunks(summary)]);
 
@@ -122,7 +101,7 @@ describe('summaryChunks', () => {
         fc.array(distributionArbitrary, { minLength: 1, maxLength: 4 }),
         (segments, reasons, distributions) => {
           const summary = withDistributions(baseSummary(segments, reasons), distributions);
-          expect(bytesOf(summary).equals(Buffer.from(referenceText(summary), 'utf8'))).toBe(true);
+          expect(bytesOf(summary).equals(Buffer.from(summaryJsonReference(summary), 'utf8'))).toBe(true);
         },
       ),
       { numRuns: 60 },
@@ -145,7 +124,7 @@ describe('summaryChunks', () => {
       expect(chunk.length).toBeGreaterThanOrEqual(1 << 16);
       expect(chunk.length).toBeLessThan((1 << 16) + 1024);
     }
-    expect(Buffer.concat(chunks).toString('utf8')).toBe(referenceText(summary));
+    expect(Buffer.concat(chunks).toString('utf8')).toBe(summaryJsonReference(summary));
   });
 
   it('when a value is -0, writes 0 as the former template text did', () => {
@@ -158,7 +137,7 @@ describe('summaryChunks', () => {
     ]);
     const text = serializeSummary(summary);
     expect(text).toContain('"psa": [\n        [0, 3]\n      ]');
-    expect(text).toBe(referenceText(summary));
+    expect(text).toBe(summaryJsonReference(summary));
   });
 
   it('when values or counts are not safe integers (never from CountMap), writes them as the template did', () => {
