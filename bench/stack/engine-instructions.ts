@@ -106,7 +106,8 @@ async function profile(profiles: number, passes: number, top: number): Promise<v
         String(passes),
         ...(smoke ? ['--smoke'] : []),
       ],
-      { stdio: ['pipe', 'pipe', 'pipe'] },
+      // In the scratch directory: --perf-basic-prof also writes V8's isolate log to the working directory.
+      { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'] },
     );
     // Valgrind's own report goes to stderr: shown only if the run fails.
     let stderr = '';

@@ -3,7 +3,7 @@
  * and writes a well-formed result, and the document renders. Speeds are never asserted here.
  */
 import { execFile, spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -39,9 +39,20 @@ describe('benchmarks in --smoke mode', () => {
     "the engine's instruction count (bench/stack/engine-instructions) runs under valgrind and names the model's prediction (skipped when valgrind is not installed)",
     { timeout: 180_000 },
     async () => {
-      const { stdout } = await run(process.execPath, [benchScript('stack/engine-instructions'), '--smoke']);
-      expect(stdout).toMatch(/^200 evaluations \(a\), \d+ instructions each$/m);
-      expect(stdout).toMatch(/predict src\/model\/spending-model\.js/);
+      const cwd = await mkdtemp(join(tmpdir(), 'outlay-bench-instructions-cwd-'));
+      try {
+        const { stdout } = await run(
+          process.execPath,
+          [benchScript('stack/engine-instructions'), '--smoke'],
+          { cwd },
+        );
+        expect(stdout).toMatch(/^200 evaluations \(a\), \d+ instructions each$/m);
+        expect(stdout).toMatch(/predict src\/model\/spending-model\.js/);
+        // Nothing left behind in the caller's directory (V8's isolate log goes to the tool's scratch).
+        expect(await readdir(cwd)).toEqual([]);
+      } finally {
+        await rm(cwd, { recursive: true, force: true });
+      }
     },
   );
 
