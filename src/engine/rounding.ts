@@ -35,15 +35,22 @@ const SCORE_STRINGS: readonly string[] = Array.from(
 );
 
 /**
+ * The whole number of tenths t that a score worth `points` stands for (scores are t / 10), or NaN when it
+ * has more than one decimal or is not finite: t / 10 × 10 is t within a rounding, never a tenth away.
+ */
+export function tenthsOfScore(points: number): number {
+  const tenths = Math.round(points * 10);
+  return Math.abs(points * 10 - tenths) <= 1e-6 ? tenths : Number.NaN;
+}
+
+/**
  * The text of a score worth `points` (t / 10 for t tenths, the double its text denotes), e.g. "91.2" or
  * "80.0". A value that is not a whole number of tenths from 0 to 100 has no text: it throws rather than
  * write a rounded score.
  */
 export function formatScore(points: number): string {
-  const tenths = Math.round(points * 10);
-  const text = SCORE_STRINGS[tenths];
-  // t / 10 × 10 is t within a rounding, never a tenth away.
-  if (text === undefined || !(Math.abs(points * 10 - tenths) <= 1e-6)) {
+  const text = SCORE_STRINGS[tenthsOfScore(points)];
+  if (text === undefined) {
     throw new Error(`outlay: ${points} is not a score (a whole number of tenths from 0 to 100)`);
   }
   return text;

@@ -5,7 +5,8 @@
  * the shards of one input merge into exactly the summary of a single run over it.
  */
 
-import { CohortAccumulator, cohortStats, SCORE_SCALE } from './cohort-stats.js';
+import { tenthsOfScore } from '../engine/rounding.js';
+import { CohortAccumulator, cohortStats } from './cohort-stats.js';
 import {
   type Dimension,
   dimensionsFor,
@@ -103,12 +104,13 @@ class SummaryState {
   }
 }
 
-/** Score as the exact integer score × 10; anything with more than one decimal is a caller bug. */
+/**
+ * Score as the exact integer score × 10 (SCORE_SCALE, tenths); anything with more than one decimal is a
+ * caller bug.
+ */
 function scoreKey(score: number, field: string): number {
-  const key = Math.round(score * SCORE_SCALE);
-  if (!Number.isFinite(score) || Math.abs(score * SCORE_SCALE - key) > 1e-6) {
-    throw new Error(`summary: ${field} ${score} does not have exactly one decimal`);
-  }
+  const key = tenthsOfScore(score);
+  if (Number.isNaN(key)) throw new Error(`summary: ${field} ${score} does not have exactly one decimal`);
   return key;
 }
 
