@@ -1,15 +1,23 @@
 /** OutputFile: buffered bytes reach the file in order, however many chunks a flush gathers or a generator yields. */
 import { statSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, open, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { OutputFile, partialPathOf, writeFileAtomically } from '../../src/io/output-file.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { OutputFile, partialPathOf, WRITEBACK_BYTES, writeFileAtomically } from '../../src/io/output-file.js';
 
 let dir: string | undefined;
 afterEach(async () => {
+  vi.restoreAllMocks();
   if (dir !== undefined) await rm(dir, { recursive: true, force: true });
 });
+
+/** FileHandle.prototype, which node:fs/promises does not export: spied on to see the fdatasyncs. */
+async function fileHandlePrototype(path: string) {
+  const handle = await open(path, 'w');
+  await handle.close();
+  return Object.getPrototypeOf(handle) as { datasync(): Promise<void> };
+}
 
 describe('OutputFile', () => {
   it('unit: more chunks in one flush than one writev takes (IOV_MAX) → every byte written once, in order', async () => {
@@ -51,5 +59,36 @@ describe('OutputFile', () => {
       'could not be written',
     );
     expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('unit: 2.5 × WRITEBACK_BYTES written → two fdatasyncs start while writing, and every byte arrives in order', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'outlay-output-file-'));
+    const datasync = vi.spyOn(await fileHandlePrototype(join(dir, 'probe')), 'datasync');
+    const path = join(dir, 'big.bin');
+    const file = await OutputFile.create(path);
+    const chunk = (i: number) => new Uint8Array(1 << 18).fill(i % 251);
+    const chunkCount = (WRITEBACK_BYTES * 2.5) / (1 << 18);
+    for (let i = 0; i < chunkCount; i++) await file.write(chunk(i));
+    const beforeSync = datasync.mock.calls.length;
+    await file.commit();
+    expect(beforeSync).toBe(2);
+    const written = await readFile(path);
+    expect(written.byteLength).toBe(WRITEBACK_BYTES * 2.5);
+    for (let i = 0; i < chunkCount; i++) expect(written[i << 18]).toBe(i % 251);
+  });
+
+  it('unit: a background fdatasync fails (EIO) → the next write and the publish throw it; nothing is published', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'outlay-output-file-'));
+    const eio = Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' });
+    vi.spyOn(await fileHandlePrototype(join(dir, 'probe')), 'datasync').mockRejectedValueOnce(eio);
+    const path = join(dir, 'big.bin');
+    const file = await OutputFile.create(path);
+    const chunk = new Uint8Array(1 << 20);
+    // The last of these writes starts the fdatasync, whose (mocked) failure settles before the write returns.
+    for (let written = 0; written < WRITEBACK_BYTES; written += chunk.byteLength) await file.write(chunk);
+    await expect(file.write(chunk)).rejects.toThrow('EIO');
+    await expect(file.commit()).rejects.toThrow('EIO');
+    await file.discard();
+    expect((await readdir(dir)).sort()).toEqual(['probe']);
   });
 });
