@@ -49,8 +49,9 @@ export interface SummaryMeta {
 /**
  * Exact, mergeable state of a summary: row counts and one accumulator per cohort. There is no accumulator
  * of all rows: every row is in exactly one cohort of each dimension, so the overall distributions are the
- * sum of the first dimension's cohorts, added up once at the end instead of counted for every row (a fifth
- * of the summary's work per row).
+ * sum of any one dimension's cohorts, added up once at the end instead of counted for every row (a fifth
+ * of the summary's work per row). The dimension with the fewest cohorts is added: each cohort's count maps
+ * are walked whole, and the household sizes' 6 cost a tenth of the states' 52 (40 ms at 1 M rows).
  */
 class SummaryState {
   readonly rejectedByReason = new Map<string, number>();
@@ -77,7 +78,11 @@ class SummaryState {
 
   toSummary(groupBy: readonly string[], meta: SummaryMetaJson): Summary {
     const all = new CohortAccumulator();
-    for (const cohort of this.cohorts[0]?.values() ?? []) all.addAll(cohort);
+    const fewest = this.cohorts.reduce<Map<string, CohortAccumulator> | undefined>(
+      (least, cohorts) => (least === undefined || cohorts.size < least.size ? cohorts : least),
+      undefined,
+    );
+    for (const cohort of fewest?.values() ?? []) all.addAll(cohort);
     const overall = cohortStats(all);
     const rejected = [...this.rejectedByReason].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     const rowsRejected = rejected.reduce((total, [, count]) => total + count, 0);

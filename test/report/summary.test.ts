@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { SortedCounts } from '../../src/report/count-map.js';
 import {
   mergeSummaries,
   type ScoredRowStats,
@@ -256,6 +257,31 @@ function addRow(builder: SummaryBuilder, r: GeneratedRow): void {
 }
 
 const withoutMeta = ({ meta: _meta, ...rest }: Summary) => rest;
+
+describe('SummaryBuilder overall distributions', () => {
+  it('for random rows, equal the sum of the cohorts of every dimension, whichever has the fewest', () => {
+    const keys = ['psa', 'score_x10', 'savings_score_x10'] as const;
+    fc.assert(
+      fc.property(fc.array(rowArbitrary, { maxLength: 300 }), (rows) => {
+        const builder = new SummaryBuilder({ groupBy: ['segment'] });
+        for (const r of rows) addRow(builder, r);
+        const summary = builder.finish(META);
+        const overall = keys.map((key) => pairsOf(summary.overall.distribution[key]));
+        for (const dimension of summary.dimensions) {
+          const summed = keys.map((key) =>
+            pairsOf(
+              SortedCounts.fromPairs(
+                dimension.cohorts.flatMap((cohort) => pairsOf(cohort.distribution[key])),
+              ),
+            ),
+          );
+          expect(summed, dimension.name).toEqual(overall);
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
 
 describe('mergeSummaries', () => {
   it('for random rows split into random shards, equals the single-run summary exactly (meta aside)', () => {
