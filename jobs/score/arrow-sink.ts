@@ -73,9 +73,10 @@ export class ArrowScoredSink implements ScoredSink {
     for (let c = 0; c < this.schema.fields.length - DERIVED_COLUMNS.length; c++)
       children.push(passthroughColumn(source, c, sourceRows, k));
     const int32 = (values: Int32Array) => makeData({ type: new Int32(), length: k, data: values });
-    for (let c = 0; c < CATEGORY_COUNT; c++)
-      children.push(int32(columns.budget.subarray(c * k, (c + 1) * k)));
-    for (let c = 0; c < CATEGORY_COUNT; c++) children.push(int32(columns.model.subarray(c * k, (c + 1) * k)));
+    const stride = columns.categoryStride;
+    const category = (values: Int32Array, c: number) => int32(values.subarray(c * stride, c * stride + k));
+    for (let c = 0; c < CATEGORY_COUNT; c++) children.push(category(columns.budget, c));
+    for (let c = 0; c < CATEGORY_COUNT; c++) children.push(category(columns.model, c));
     children.push(int32(columns.psa));
     children.push(makeData({ type: new Float64(), length: k, data: columns.score }));
     children.push(makeData({ type: new Float64(), length: k, data: columns.savingsScore }));
