@@ -8,6 +8,7 @@
 import { tenthsOfScore } from '../engine/rounding.js';
 import { CohortAccumulator, cohortStats } from './cohort-stats.js';
 import {
+  type CohortNumbers,
   type Dimension,
   dimensionsFor,
   type ScoredRows,
@@ -55,21 +56,16 @@ export interface SummaryMeta {
  */
 class SummaryState {
   readonly rejectedByReason = new Map<string, number>();
-  /** Dimension name → cohort value → accumulator, in the order of `dimensions`. */
-  readonly cohorts: Map<string, CohortAccumulator>[];
+  /** One per dimension, in the order of `dimensions`. */
+  readonly cohorts: DimensionCohorts[];
 
   constructor(readonly dimensions: readonly Dimension[]) {
-    this.cohorts = dimensions.map(() => new Map());
+    this.cohorts = dimensions.map((dimension) => new DimensionCohorts(dimension));
   }
 
   cohort(dimensionIndex: number, value: string): CohortAccumulator {
     const cohorts = this.cohorts[dimensionIndex]!;
-    let cohort = cohorts.get(value);
-    if (cohort === undefined) {
-      cohort = new CohortAccumulator();
-      cohorts.set(value, cohort);
-    }
-    return cohort;
+    return cohorts.at(cohorts.numbers.numberOf(value));
   }
 
   addRejected(reason: string, count: number): void {
@@ -78,11 +74,13 @@ class SummaryState {
 
   toSummary(groupBy: readonly string[], meta: SummaryMetaJson): Summary {
     const all = new CohortAccumulator();
-    const fewest = this.cohorts.reduce<Map<string, CohortAccumulator> | undefined>(
-      (least, cohorts) => (least === undefined || cohorts.size < least.size ? cohorts : least),
-      undefined,
-    );
-    for (const cohort of fewest?.values() ?? []) all.addAll(cohort);
+    const fewest = this.cohorts
+      .map((cohorts) => cohorts.entries())
+      .reduce<[string, CohortAccumulator][] | undefined>(
+        (least, entries) => (least === undefined || entries.length < least.length ? entries : least),
+        undefined,
+      );
+    for (const [, cohort] of fewest ?? []) all.addAll(cohort);
     const overall = cohortStats(all);
     const rejected = [...this.rejectedByReason].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     const rowsRejected = rejected.reduce((total, [, count]) => total + count, 0);
@@ -101,11 +99,39 @@ class SummaryState {
       dimensions: this.dimensions.map((dimension, i) => ({
         name: dimension.name,
         kind: dimension.kind,
-        cohorts: [...this.cohorts[i]!]
+        cohorts: this.cohorts[i]!.entries()
           .sort(([a], [b]) => dimension.compare(a, b))
           .map(([value, cohort]) => ({ value, ...cohortStats(cohort) })),
       })),
     };
+  }
+}
+
+/** One dimension's cohorts: an accumulator per cohort number, made when the cohort's first row comes. */
+class DimensionCohorts {
+  readonly numbers: CohortNumbers;
+  readonly #accumulators: (CohortAccumulator | undefined)[] = [];
+
+  constructor(readonly dimension: Dimension) {
+    this.numbers = dimension.cohortNumbers();
+  }
+
+  at(number: number): CohortAccumulator {
+    let cohort = this.#accumulators[number];
+    if (cohort === undefined) {
+      cohort = new CohortAccumulator();
+      this.#accumulators[number] = cohort;
+    }
+    return cohort;
+  }
+
+  /** [value, accumulator] of every cohort that has rows, in no particular order. */
+  entries(): [string, CohortAccumulator][] {
+    const entries: [string, CohortAccumulator][] = [];
+    this.#accumulators.forEach((cohort, number) => {
+      entries.push([this.numbers.labelOf(number), cohort!]);
+    });
+    return entries;
   }
 }
 
@@ -122,8 +148,8 @@ function scoreKey(score: number, field: string): number {
 export class SummaryBuilder {
   readonly #groupBy: readonly string[];
   readonly #state: SummaryState;
-  /** Per-batch scratch: each row's cohort in the dimension at hand, and its two scores ×10. */
-  readonly #cohorts: string[] = [];
+  /** Per-batch scratch: each row's cohort number in the dimension at hand, and its two scores ×10. */
+  #cohorts = new Int32Array(0);
   #scoreX10 = new Float64Array(0);
   #savingsScoreX10 = new Float64Array(0);
   /** One row as a batch of one, for `addScored`. */
@@ -146,6 +172,7 @@ export class SummaryBuilder {
    */
   addRows(rows: ScoredRows, count: number): void {
     if (this.#scoreX10.length < count) {
+      this.#cohorts = new Int32Array(count);
       this.#scoreX10 = new Float64Array(count);
       this.#savingsScoreX10 = new Float64Array(count);
     }
@@ -160,10 +187,11 @@ export class SummaryBuilder {
     }
     const state = this.#state;
     const cohorts = this.#cohorts;
-    for (let i = 0; i < state.dimensions.length; i++) {
-      state.dimensions[i]!.cohortsOf(rows, count, cohorts);
+    for (let i = 0; i < state.cohorts.length; i++) {
+      const dimensionCohorts = state.cohorts[i]!;
+      dimensionCohorts.dimension.cohortsOf(rows, count, dimensionCohorts.numbers, cohorts);
       for (let k = 0; k < count; k++) {
-        const cohort = state.cohort(i, cohorts[k]!);
+        const cohort = dimensionCohorts.at(cohorts[k]!);
         cohort.psa.add(psa[k]!);
         cohort.scoreX10.add(scoreX10[k]!);
         cohort.savingsScoreX10.add(savingsScoreX10[k]!);
