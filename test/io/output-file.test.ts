@@ -61,7 +61,7 @@ describe('OutputFile', () => {
     expect(await readdir(dir)).toEqual([]);
   });
 
-  it('unit: 2.5 × WRITEBACK_BYTES written → two fdatasyncs start while writing, and every byte arrives in order', async () => {
+  it('unit: 2.5 × WRITEBACK_BYTES written → fdatasyncs start while writing, and every byte arrives in order', async () => {
     dir = await mkdtemp(join(tmpdir(), 'outlay-output-file-'));
     const datasync = vi.spyOn(await fileHandlePrototype(join(dir, 'probe')), 'datasync');
     const path = join(dir, 'big.bin');
@@ -71,7 +71,9 @@ describe('OutputFile', () => {
     for (let i = 0; i < chunkCount; i++) await file.write(chunk(i));
     const beforeSync = datasync.mock.calls.length;
     await file.commit();
-    expect(beforeSync).toBe(2);
+    // Two if the first had finished by the time the second 32 MB were written, else one: one at a time.
+    expect(beforeSync).toBeGreaterThanOrEqual(1);
+    expect(beforeSync).toBeLessThanOrEqual(2);
     const written = await readFile(path);
     expect(written.byteLength).toBe(WRITEBACK_BYTES * 2.5);
     for (let i = 0; i < chunkCount; i++) expect(written[i << 18]).toBe(i % 251);
