@@ -1,36 +1,35 @@
 /** Scores a batch with an in-process engine: used by the worker threads, and on the main thread with --workers 0. */
 import type { LocalEngine } from '../../src/engine/types.js';
 import type { CellGrid } from '../../src/io/input-source.js';
-import { ReusedRequest } from '../../src/io/row-request.js';
+import { BatchRequests } from '../../src/io/row-request.js';
 import { BatchEncoder, type EncodedBatch, type RowOutcome } from './encode.js';
 import type { OutputLayout } from './layout.js';
 import type { BatchScorer } from './scorer.js';
 import { prepareRow, type WorkBatch } from './work.js';
 
 /**
- * A scorer's engine with the request body it refills for every row, validated by the check for its fixed
- * shape. A row the fast path cannot score (an unreadable cell, a body the contract refuses) is taken again
- * the general way, with a body of its own, so that its errors are exactly those `prepareRow` and the
- * engine report.
+ * A scorer's engine with its batch requests, read and checked column by column. A row the fast path
+ * cannot score (an unreadable cell, a body the contract refuses) is taken again the general way, with a
+ * body of its own, so that its errors are exactly those `prepareRow` and the engine report.
  */
 export class LocalScoring {
-  private readonly request: ReusedRequest;
+  private readonly requests: BatchRequests;
 
   constructor(
     readonly engine: LocalEngine,
     private readonly layout: OutputLayout,
   ) {
-    this.request = new ReusedRequest(layout.plan);
+    this.requests = new BatchRequests(layout.plan);
   }
 
   scoreBatch(batch: WorkBatch): EncodedBatch {
-    const { engine, layout, request } = this;
+    const { engine, layout, requests } = this;
     const { cells } = batch;
+    const count = batch.rowNumbers.length;
     const encoder = new BatchEncoder(layout, batch.seq, cells, batch.rowNumbers);
-    const width = layout.header.length;
-    for (let i = 0; i < batch.rowNumbers.length; i++) {
-      const whole = cells.kind === 'columns' || cells.rows[i]!.length === width;
-      const valid = whole && request.fill(cells, i) ? request.validated() : undefined;
+    requests.load(cells, count, layout.header.length);
+    for (let i = 0; i < count; i++) {
+      const valid = requests.validated(i);
       if (valid !== undefined) encoder.addScored(i, engine.householdFiguresOf(valid), valid.demographics);
       else encoder.add(i, scoreRow(engine, layout, cells, i));
     }

@@ -52,7 +52,7 @@ export interface PlainField {
 
 /**
  * The fields of an object schema: each property's check and whether it is required. For a caller that
- * knows which keys its objects have (`fixedShapeCheck`) and so can check them without listing them.
+ * knows which keys its objects have (`FixedShapeRequests`) and so can check them without listing them.
  */
 export function plainFields(schema: TSchema): ReadonlyMap<string, PlainField> {
   const keywords = understood(schema);

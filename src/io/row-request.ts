@@ -4,12 +4,7 @@
  * field's request path, so the reject says which field and why, like the API does.
  */
 import type { ErrorItem } from '../contract/schemas.js';
-import {
-  fixedShapeCheck,
-  type ShapedBody,
-  type ValidRequest,
-  validateRequest,
-} from '../contract/validate.js';
+import { FixedShapeRequests, type ValidRequest, validateRequest } from '../contract/validate.js';
 import type { ContractField, RequestPlan } from './column-mapping.js';
 import { type CellGrid, cellAt } from './input-source.js';
 
@@ -49,44 +44,65 @@ export function buildRequest(plan: RequestPlan, cellOf: (column: number) => Cell
 }
 
 /**
- * One request body refilled for every row, for a caller that is done with a row's body before it fills the
- * next (the local engine reads it synchronously). Building a fresh body per row (two objects that grow key
- * by key, and the closure reading the cells) was most of the batch job's per-row cost outside the engine.
- * Every bound field is always present, `undefined` when not given, which the contract counts as absent.
+ * The requests of a batch's rows, read and checked column by column (`FixedShapeRequests`): a caller that
+ * is done with a row's request before it asks for the next (the local engine reads it synchronously) gets
+ * each accepted row as one reused body. Building a fresh body per row (two objects that grow key by key,
+ * and the closure reading the cells) was most of the batch job's per-row cost outside the engine. Every
+ * bound field is always present, `undefined` when not given, which the contract counts as absent.
  */
-export class ReusedRequest {
-  readonly body: ShapedBody;
-  private readonly targets: Record<string, unknown>[];
-  private readonly check: (body: ShapedBody) => ValidRequest | undefined;
+export class BatchRequests {
+  private readonly shape: FixedShapeRequests;
+  /** The batch's values, one array per binding: `values[binding][row]`. */
+  private readonly values: unknown[][];
+  /** 1 for a row that must be taken the general way (a cell that cannot be read, a value refused). */
+  private refused = new Uint8Array(0);
 
   constructor(private readonly plan: RequestPlan) {
-    const demographics: Record<string, unknown> = {};
-    const budget: Record<string, unknown> = {};
-    this.targets = plan.bindings.map(({ field }) => {
-      const target = field.section === 'demographics' ? demographics : budget;
-      target[field.name] = undefined;
-      return target;
+    this.shape = new FixedShapeRequests(plan.bindings.map(({ field }) => field));
+    this.values = plan.bindings.map(() => []);
+  }
+
+  /**
+   * Reads and checks the first `count` rows of `cells`; a CSV row without exactly `width` cells is left to
+   * the general way (which reports it).
+   */
+  load(cells: CellGrid, count: number, width: number): void {
+    if (this.refused.length < count) this.refused = new Uint8Array(count);
+    const { refused, plan } = this;
+    refused.fill(0, 0, count);
+    if (cells.kind === 'rows')
+      for (let row = 0; row < count; row++) if (cells.rows[row]!.length !== width) refused[row] = 1;
+    plan.bindings.forEach(({ field, column }, b) => {
+      readColumn(plan, field, cells, column, count, this.values[b]!, refused);
     });
-    const givesBudget = this.targets.includes(budget);
-    this.body = givesBudget ? { demographics, budget } : { demographics };
-    this.check = fixedShapeCheck(plan.bindings.map(({ field }) => field));
+    this.shape.refuse(this.values, count, refused);
   }
 
-  /** The body as the request `checkRequest` would make of it, or undefined if the contract refuses it. */
-  validated(): ValidRequest | undefined {
-    return this.check(this.body);
+  /**
+   * Row `row` as the request `checkRequest` would make of its body, or undefined when it must be taken the
+   * general way (`buildRequest` and `validateRequest` then say why). Valid until the next call.
+   */
+  validated(row: number): ValidRequest | undefined {
+    return this.refused[row] === 1 ? undefined : this.shape.request(this.values, row);
   }
+}
 
-  /** Fills the body from row `row`; false when a cell cannot be read (`buildRequest` then says why). */
-  fill(cells: CellGrid, row: number): boolean {
-    const { bindings } = this.plan;
-    for (let b = 0; b < bindings.length; b++) {
-      const { field, column } = bindings[b]!;
-      const value = readCell(this.plan, field, cellAt(cells, row, column));
-      if (value instanceof CellError) return false;
-      this.targets[b]![field.name] = value;
-    }
-    return true;
+/** Reads one binding's cells of the first `count` rows into `out`, marking the unreadable in `refused`. */
+function readColumn(
+  plan: RequestPlan,
+  field: ContractField,
+  cells: CellGrid,
+  column: number,
+  count: number,
+  out: unknown[],
+  refused: Uint8Array,
+): void {
+  for (let row = 0; row < count; row++) {
+    const value = readCell(plan, field, cellAt(cells, row, column));
+    if (value instanceof CellError) {
+      refused[row] = 1;
+      out[row] = undefined;
+    } else out[row] = value;
   }
 }
 

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CATEGORIES } from '../../src/contract/categories.js';
 import { LIMITS } from '../../src/contract/limits.js';
-import { checkRequest, fixedShapeCheck, type ShapeField } from '../../src/contract/validate.js';
+import { checkRequest, FixedShapeRequests, type ShapeField } from '../../src/contract/validate.js';
 import { amount, demographicValues, mostly } from './arbitraries.js';
 
 /** Wrong values of every kind a batch cell can become (numbers, booleans, text), and some valid ones. */
@@ -63,21 +63,32 @@ function bodyOf(shape: readonly ShapeField[], values: readonly unknown[]) {
   return shape.some(({ section }) => section === 'budget') ? { demographics, budget } : { demographics };
 }
 
-describe('fixedShapeCheck', () => {
-  it('gives the request checkRequest gives, or refuses what it refuses, on bodies of the shape', () => {
+/** Every body's outcome, as the batch job gets them: the values column by column, checked at once. */
+function outcomes(shape: readonly ShapeField[], rows: readonly (readonly unknown[])[]) {
+  const requests = new FixedShapeRequests(shape);
+  const values = shape.map((_, f) => rows.map((row) => row[f]));
+  const refused = new Uint8Array(rows.length);
+  requests.refuse(values, rows.length, refused);
+  // Each copied out of the reused body before the next row is asked for.
+  return rows.map((_, row) =>
+    refused[row] === 1 ? undefined : structuredClone(requests.request(values, row)),
+  );
+}
+
+describe('FixedShapeRequests', () => {
+  it('property: rows of a shape → the request checkRequest gives for each body, or refused where it refuses', () => {
     let accepted = 0;
     let bodies = 0;
     fc.assert(
       fc.property(shapeAndBodies, ([shape, rows]) => {
         // One check per shape, many bodies: the batch job's use.
-        const check = fixedShapeCheck(shape);
-        for (const values of rows) {
-          const body = bodyOf(shape, values);
-          const expected = checkRequest(body);
+        const got = outcomes(shape, rows);
+        rows.forEach((values, row) => {
+          const expected = checkRequest(bodyOf(shape, values));
           bodies++;
           if (expected !== undefined) accepted++;
-          expect(check(body)).toEqual(expected);
-        }
+          expect(got[row]).toEqual(expected);
+        });
       }),
       { numRuns: 1_000 },
     );
@@ -86,24 +97,40 @@ describe('fixedShapeCheck', () => {
     expect(accepted / bodies).toBeLessThan(0.9);
   });
 
-  it('returns the body itself for a 5-digit ZIP and a normalised copy for ZIP+4, like checkRequest', () => {
-    const check = fixedShapeCheck(fieldsOf('demographics', ['zip', 'net_annual_income']));
-    const plain = { demographics: { zip: '35210', net_annual_income: 41_004 } };
-    expect(check(plain)).toBe(plain);
-    const plus4 = { demographics: { zip: '35210-1234', net_annual_income: 41_004 } };
-    expect(check(plus4)).toEqual(plain);
-    expect(plus4.demographics.zip).toBe('35210-1234');
+  it('unit: a 5-digit ZIP → the reused body itself; ZIP+4 → a normalised copy, like checkRequest', () => {
+    const requests = new FixedShapeRequests(fieldsOf('demographics', ['zip', 'net_annual_income']));
+    const values = [
+      ['35210', '35210-1234'],
+      [41_004, 41_004],
+    ];
+    const refused = new Uint8Array(2);
+    requests.refuse(values, 2, refused);
+    expect([...refused]).toEqual([0, 0]);
+    expect(requests.request(values, 0)).toBe(requests.body);
+    expect(requests.request(values, 1)).toEqual({
+      demographics: { zip: '35210', net_annual_income: 41_004 },
+    });
+    expect(requests.body.demographics.zip).toBe('35210-1234');
   });
 
-  it('refuses every body of a shape without a required field', () => {
-    const check = fixedShapeCheck(fieldsOf('demographics', ['zip', 'age']));
-    expect(check({ demographics: { zip: '35210', age: 40 } })).toBeUndefined();
+  it('unit: a shape without a required field → every row refused', () => {
+    const requests = new FixedShapeRequests(fieldsOf('demographics', ['zip', 'age']));
+    const refused = new Uint8Array(2);
+    requests.refuse(
+      [
+        ['35210', '10001'],
+        [40, 50],
+      ],
+      2,
+      refused,
+    );
+    expect([...refused]).toEqual([1, 1]);
   });
 
   it.each([
     ['a field the section does not have', fieldsOf('budget', ['age']), /budget has no field "age"/],
     ['a field listed twice', fieldsOf('demographics', ['zip', 'zip']), /listed twice/],
-  ])('throws when built with %s', (_, shape, message) => {
-    expect(() => fixedShapeCheck(shape)).toThrow(message);
+  ])('unit: built with %s → throws', (_, shape, message) => {
+    expect(() => new FixedShapeRequests(shape)).toThrow(message);
   });
 });

@@ -1,7 +1,7 @@
 /** Column maps and strict cell reading: what is accepted, and the message for what is not. */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_COLUMN_MAP, parseColumnMap, planRequest } from '../../src/io/column-mapping.js';
-import { buildRequest, ReusedRequest, rowErrors } from '../../src/io/row-request.js';
+import { BatchRequests, buildRequest, rowErrors } from '../../src/io/row-request.js';
 
 const plan = planRequest(
   ['net_annual_income', 'zip', 'age', 'is_homeowner', 'savings'],
@@ -39,8 +39,8 @@ describe('column mapping and cell reading', () => {
     });
   });
 
-  it('unit: a reused request refilled row after row → the fields of a fresh body each time, nothing left from the row before', () => {
-    const reused = new ReusedRequest(plan);
+  it("unit: batch requests of a loaded batch, row after row → the fields of each row's fresh body, nothing left from the row before", () => {
+    const requests = new BatchRequests(plan);
     // The contract counts a field present as undefined as not given.
     const given = (fields: Record<string, unknown> | undefined) =>
       Object.fromEntries(Object.entries(fields ?? {}).filter(([, value]) => value !== undefined));
@@ -49,17 +49,25 @@ describe('column mapping and cell reading', () => {
       ['60000', '02134', '', '', ''],
       ['70000', '94110', '', 'false', '0'],
     ];
-    for (const row of rows) {
-      expect(reused.fill({ kind: 'rows', rows }, rows.indexOf(row))).toBe(true);
+    requests.load({ kind: 'rows', rows }, rows.length, 5);
+    rows.forEach((row, i) => {
+      const valid = requests.validated(i);
       const fresh = request(row).body;
-      expect(given(reused.body.demographics)).toEqual(fresh.demographics);
-      expect(given(reused.body.budget)).toEqual(fresh.budget ?? {});
-    }
+      expect(given(valid?.demographics)).toEqual(fresh.demographics);
+      expect(given(valid?.budget)).toEqual(fresh.budget ?? {});
+    });
   });
 
-  it('unit: a reused request given an unreadable cell → false (the fresh body says why)', () => {
-    const rows = [['50000', '10001', 'forty', '', '']];
-    expect(new ReusedRequest(plan).fill({ kind: 'rows', rows }, 0)).toBe(false);
+  it('unit: batch rows with an unreadable cell, too few cells or a refused value → no request (the fresh body says why); the rest still read', () => {
+    const rows = [
+      ['50000', '10001', 'forty', '', ''],
+      ['50000', '10001'],
+      ['50000', '1001', '40', '', ''],
+      ['50000', '10001', '40', '', ''],
+    ];
+    const requests = new BatchRequests(plan);
+    requests.load({ kind: 'rows', rows }, rows.length, 5);
+    expect(rows.map((_, i) => requests.validated(i) === undefined)).toEqual([true, true, true, false]);
   });
 
   it('unit: a household_type column is read as text and checked against household_members', () => {
