@@ -162,8 +162,8 @@ const FIELD_NAME = /^[a-z][a-z0-9_]*$/;
  * not given). The values come column by column and are checked a field at a time over all the rows, each
  * with the check `checkRequest` applies to its field; a row that passes is then copied into one reused
  * body for the last checks and the engine. Checked body by body, one loop site called a dozen different
- * checks and read and wrote a dozen keys, which V8 compiles as megamorphic calls, loads and stores: with
- * the batch job's typical dozen columns, 0.70 µs per row against 0.40 now.
+ * checks and read and wrote a dozen keys, which V8 compiles as megamorphic calls, loads and stores: the
+ * batch job's scoring of 100,000 Arrow rows of a dozen columns took 2.50 µs per row then, 1.93 now.
  */
 export class FixedShapeRequests {
   /** The body every accepted row is copied into: valid until the next `request`. */

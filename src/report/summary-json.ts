@@ -98,7 +98,7 @@ function* writePairs(sorted: SortedCounts, indent: string, out: ChunkedBytes): G
   }
   const { values, counts } = sorted;
   // Closes a pair's line and opens the next one's: two separators per pair instead of three, each encoded
-  // once (as text, encoding them per pair was a third of the summary's writing).
+  // once (encoding them as text for every pair was about a sixth of the summary's writing).
   const between = Buffer.from(`],\n${indent}  [`);
   // Built before the loop: V8 optimises the loop during the first long distribution, and a template after
   // it, not yet run then, made the optimised code bail out at the end of every distribution.
