@@ -56,10 +56,10 @@ export interface SummaryMeta {
  */
 class SummaryState {
   readonly rejectedByReason = new Map<string, number>();
-  /** One per dimension, in the order of `dimensions`. */
+  /** One per dimension, in the summary's order of dimensions. */
   readonly cohorts: DimensionCohorts[];
 
-  constructor(readonly dimensions: readonly Dimension[]) {
+  constructor(dimensions: readonly Dimension[]) {
     this.cohorts = dimensions.map((dimension) => new DimensionCohorts(dimension));
   }
 
@@ -73,13 +73,12 @@ class SummaryState {
   }
 
   toSummary(groupBy: readonly string[], meta: SummaryMetaJson): Summary {
+    const entries = this.cohorts.map((cohorts) => cohorts.entries());
     const all = new CohortAccumulator();
-    const fewest = this.cohorts
-      .map((cohorts) => cohorts.entries())
-      .reduce<[string, CohortAccumulator][] | undefined>(
-        (least, entries) => (least === undefined || entries.length < least.length ? entries : least),
-        undefined,
-      );
+    const fewest = entries.reduce<[string, CohortAccumulator][] | undefined>(
+      (least, some) => (least === undefined || some.length < least.length ? some : least),
+      undefined,
+    );
     for (const [, cohort] of fewest ?? []) all.addAll(cohort);
     const overall = cohortStats(all);
     const rejected = [...this.rejectedByReason].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -96,12 +95,13 @@ class SummaryState {
         rejected_by_reason: Object.fromEntries(rejected),
       },
       overall,
-      dimensions: this.dimensions.map((dimension, i) => ({
+      dimensions: this.cohorts.map(({ dimension }, i) => ({
         name: dimension.name,
         kind: dimension.kind,
-        cohorts: this.cohorts[i]!.entries()
-          .sort(([a], [b]) => dimension.compare(a, b))
-          .map(([value, cohort]) => ({ value, ...cohortStats(cohort) })),
+        cohorts: entries[i]!.sort(([a], [b]) => dimension.compare(a, b)).map(([value, cohort]) => ({
+          value,
+          ...cohortStats(cohort),
+        })),
       })),
     };
   }
