@@ -7,9 +7,13 @@ import { CATEGORY_COUNT } from '../contract/categories.js';
  * first in contract order. Fractions are compared at a resolution of 2^-40 (about 1e-12 of a unit), so
  * floating-point noise far below a cent cannot reorder categories whose shares are meant to be equal.
  *
- * Buffers are preallocated and the leftover units are placed by counting fractions into buckets and
- * selecting a threshold only among the few in one bucket (Wirth's selection) instead of sorting: the
- * batch job calls this millions of times a second.
+ * Every quota is first rounded to the nearest unit (a fraction of one half or more up). The categories
+ * rounded up are those with the largest fractions, so they are the first of the units largest remainder
+ * gives out, only perhaps too many or too few: the rounded amounts miss the total by the sum of 36
+ * rounding errors, each within ±½, which on the engine's profiles is 0 in a quarter of the cases and
+ * 1.3 units on average. Each of those units is then taken from the smallest fraction rounded up, or given
+ * to the largest one rounded down, by one scan of the 38 fractions. The batch job apportions millions of
+ * budgets a second, and this needs no sorting, no buckets and no state to clear.
  */
 
 /**
@@ -24,178 +28,154 @@ export function apportion(
   out: Float64Array,
 ): boolean {
   let weightSum = 0;
-  for (let i = 0; i < CATEGORY_COUNT; i++) if (eligible[i] === 1) weightSum += weights[i]!;
+  for (let i = 0; i < COUNT; i++) if (eligible[i] === 1) weightSum += weights[i]!;
   const perWeight = total / weightSum;
-  clearQuotas();
-  let floorSum = 0;
-  let count = 0;
-  for (let i = 0; i < CATEGORY_COUNT; i++) {
-    if (eligible[i] === 1) {
-      floorSum += fileQuota(i, weights[i]! * perWeight, out);
-      count++;
-    }
+  let roundedSum = 0;
+  for (let i = 0; i < COUNT; i++) {
+    if (eligible[i] === 1) roundedSum += fileQuota(i, weights[i]! * perWeight, out, fractions);
+    else skipQuota(i, fractions);
   }
-  return placeLeftover(total, weightSum, floorSum, count, eligible, out);
+  return placeLeftover(total, weightSum, roundedSum, out, fractions);
 }
 
 /*
- * `apportion` in three steps, for a caller that visits the categories anyway (the budget): `clearQuotas`,
- * then `fileQuota` for every eligible category in index order with its quota, weight × (total ÷ the
- * eligible weights' sum in index order), adding up the floors it returns and counting the calls, then
- * `placeLeftover`. The sums are the caller's locals rather than state here, so they stay in registers
- * instead of being stored and reloaded in every iteration of the caller's loop: the budget's allocation
- * alone took 12 % less on 600 cache-resident profiles and 5 % less on 20,000 (old and new alternating
- * in one process); the whole evaluation moved less than its run-to-run noise.
+ * `apportion` in two steps, for a caller that visits the categories anyway (the budget): `fileQuota` for
+ * every eligible category with its quota, weight × (total ÷ the eligible weights' sum in index order),
+ * adding up the amounts it returns, and `skipQuota` for every other category; then `placeLeftover`. The
+ * sum is the caller's local rather than state here, so it stays in a register instead of being stored
+ * and reloaded in every iteration of the caller's loop.
+ *
+ * `fractions` (one double per category) is scratch that the caller owns. The budget's allocator binds
+ * its own, which V8 folds into the allocator's compiled loops; this module's array, a module constant,
+ * was folded where the quotas are filed but not where the leftover scans read it, whose every read then
+ * checked the array's map and bounds again: 380 instructions more per evaluation
+ * (bench/analysis/engine.md, ninth round).
  */
 
-/** Starts an apportionment: no quota filed yet. */
-export function clearQuotas(): void {
-  // A loop, not fill(0): the builtin's call costs more than the stores.
-  for (let b = 0; b < BUCKETS; b++) {
-    bucketCounts[b] = 0;
-    lowMembers[b] = 0;
-    highMembers[b] = 0;
-  }
+/**
+ * Writes category `i`'s quota rounded to the nearest unit (a fraction of one half or more up) into
+ * `out[i]`, keeps its key in `keys[i]` (see KEY_SLOTS), and returns the rounded amount. A quota of −0
+ * gives 0. With non-negative weights and a positive sum no quota is infinite; a NaN quota (from an
+ * infinite weight) gives NaN, and a NaN key, which no scan chooses.
+ */
+export function fileQuota(i: number, quota: number, out: Float64Array, keys: Float64Array): number {
+  const rest = quota - Math.floor(quota);
+  const fraction = Math.floor(rest * FRACTION_STEPS);
+  keys[i] = fraction * KEY_SLOTS + (LAST_SLOT - i);
+  // quota − rest is the floor exactly, as a double (see roundHalfUp in rounding.ts); the comparison is
+  // added as a number, not branched on (it is random).
+  const rounded = quota - rest + +(fraction >= HALF);
+  out[i] = rounded;
+  return rounded;
 }
 
-/** Writes the floor of category `i`'s quota into `out[i]`, files its fractional part, and returns the floor. */
-export function fileQuota(i: number, quota: number, out: Float64Array): number {
-  const whole = Math.floor(quota);
-  out[i] = whole;
-  const fraction = Math.floor((quota - whole) * FRACTION_STEPS);
-  const bucket = (fraction * BUCKET_SCALE) | 0;
-  bucketCounts[bucket]! += 1;
-  // Shifts count modulo 32: bit i of the low word for i < 32, bit i − 32 of the high word after.
-  if (i < 32) lowMembers[bucket]! |= 1 << i;
-  else highMembers[bucket]! |= 1 << i;
-  fractionOf[i] = fraction;
-  return whole;
+/** Marks category `i` as not eligible: `placeLeftover` leaves its amount as it is. */
+export function skipQuota(i: number, keys: Float64Array): void {
+  keys[i] = SKIPPED;
 }
 
 /**
- * Adds the leftover units to the floors: `floorSum` and `count` are the sum of the floors `fileQuota`
- * returned and the number of its calls; `eligible` and the return value are as for `apportion`.
+ * Brings the amounts `fileQuota` wrote to the total: `roundedSum` is the sum of the amounts it returned;
+ * the return value is as for `apportion`.
  */
 export function placeLeftover(
   total: number,
   weightSum: number,
-  floorSum: number,
-  count: number,
-  eligible: Uint8Array,
+  roundedSum: number,
   out: Float64Array,
+  keys: Float64Array,
 ): boolean {
   if (!(weightSum > 0)) {
-    for (let i = 0; i < CATEGORY_COUNT; i++) if (eligible[i] === 1) out[i] = 0;
+    for (let i = 0; i < COUNT; i++) if (keys[i] !== SKIPPED) out[i] = 0;
     return false;
   }
-  // Floors lose less than one unit per category, so the leftover is a whole number below the count.
-  const leftover = Math.min(total - floorSum, count);
-  if (leftover <= 0) return true;
-  // The units go to the leftover largest fractions. Buckets are monotone in the fraction, so every
-  // category in a bucket above the one where the counts from the top reach `leftover` gets a unit,
-  // none below it does, and only that bucket's few members need comparing. The members of the buckets
-  // above are gathered as bits, so the walk of the buckets has no inner loop to mispredict, and only
-  // the categories that get a unit are visited.
-  let bucket = BUCKETS - 1;
-  let above = 0;
-  let low = 0;
-  let high = 0;
-  for (; above + bucketCounts[bucket]! < leftover; bucket--) {
-    above += bucketCounts[bucket]!;
-    low |= lowMembers[bucket]!;
-    high |= highMembers[bucket]!;
-  }
-  addToMembers(low, 0, 1, out);
-  addToMembers(high, 32, 1, out);
-  // A floor of −0 (a weight of −0; its fraction is 0, in bucket 0) becomes 0 like every other floor
-  // that gets no unit: the units used to be added to every category as 0 or 1.
-  if (bucket > 0) {
-    addToMembers(lowMembers[0]!, 0, 0, out);
-    addToMembers(highMembers[0]!, 32, 0, out);
-  }
-  const lowest = bucket * BUCKET_WIDTH;
-  const highest = lowest + BUCKET_WIDTH;
-  // The threshold bucket's members in contract order (low bits first), leaving out a NaN fraction
-  // (from an infinite weight), which no comparison selects.
-  let members = 0;
-  for (let word = 0; word < 2; word++) {
-    for (let bits = word === 0 ? lowMembers[bucket]! : highMembers[bucket]!; bits !== 0; bits &= bits - 1) {
-      const i = 32 * word + 31 - Math.clz32(bits & -bits);
-      const fraction = fractionOf[i]!;
-      if (fraction >= lowest && fraction < highest) memberIndex[members++] = i;
-      else out[i]! += 0;
-    }
-  }
-  for (let j = 0; j < members; j++) memberFraction[j] = fractionOf[memberIndex[j]!]!;
-  const threshold = nthLargest(memberFraction, members, leftover - 1 - above);
-  for (let j = 0; j < members; j++) above += +(memberFraction[j]! > threshold);
-  // Members above the threshold get a unit each; equal ones share the rest in contract order.
-  let tied = leftover - above;
-  for (let j = 0; j < members; j++) {
-    const i = memberIndex[j]!;
-    const fraction = fractionOf[i]!;
-    if (fraction > threshold) out[i]! += 1;
-    else if (fraction === threshold && tied > 0) {
-      out[i]! += 1;
-      tied--;
-    } else out[i]! += 0;
-  }
+  const excess = roundedSum - total;
+  if (excess > 0) takeUnits(excess, out, keys);
+  else if (excess < 0) giveUnits(-excess, out, keys);
+  // A NaN fraction makes the sum NaN; largest remainder has no leftover to place then (the total less
+  // the floors is NaN), and every category keeps its floor.
+  else if (excess !== 0) takeUnits(COUNT, out, keys);
   return true;
 }
 
+/*
+ * The scans choose by one comparison per category that is rarely true after the first few, so the
+ * processor predicts it. Whether a category was rounded up, true for half of them at random, is not
+ * branched on: it moves the key out of the scan's range arithmetically (by APART), since a branch on it
+ * would be mispredicted about every other category.
+ */
+
+/**
+ * Takes a unit back from each of the `units` categories rounded up whose fractions are the smallest
+ * (of equal ones, the latest in contract order), or from all of them when they are fewer: the floors
+ * lose less than a unit each, so fewer means that the leftover was 0.
+ */
+function takeUnits(units: number, out: Float64Array, keys: Float64Array): void {
+  for (let taken = 0; taken < units; taken++) {
+    let smallest = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < COUNT; i++) {
+      const key = keys[i]!;
+      // Rounded down or skipped: above every key.
+      const candidate = key + +(key < ROUNDED_UP) * APART;
+      if (candidate < smallest) smallest = candidate;
+    }
+    if (!(smallest < KEY_LIMIT)) return;
+    const chosen = categoryOfKey(smallest);
+    out[chosen]! -= 1;
+    keys[chosen] = SKIPPED;
+  }
+}
+
+/**
+ * Gives a unit to each of the `units` categories rounded down whose fractions are the largest (of equal
+ * ones, the earliest in contract order), or to all of them when they are fewer (as when the leftover
+ * is the number of categories; a NaN fraction never gets one).
+ */
+function giveUnits(units: number, out: Float64Array, keys: Float64Array): void {
+  for (let given = 0; given < units; given++) {
+    let largest = Number.NEGATIVE_INFINITY;
+    for (let i = 0; i < COUNT; i++) {
+      const key = keys[i]!;
+      // Rounded up: below every key (and skipped ones are below too).
+      const candidate = key - +(key >= ROUNDED_UP) * APART;
+      if (candidate > largest) largest = candidate;
+    }
+    if (!(largest >= 0)) return;
+    const chosen = categoryOfKey(largest);
+    out[chosen]! += 1;
+    keys[chosen] = SKIPPED;
+  }
+}
+
+/** The category of a key (see KEY_SLOTS). */
+const categoryOfKey = (key: number): number => LAST_SLOT - (key - KEY_SLOTS * Math.floor(key / KEY_SLOTS));
+
+/**
+ * An import is a live binding, which compiled code loads and checks again on every use; a module
+ * constant is folded in. The scans use it 38 times each: 500 instructions per evaluation.
+ */
+const COUNT = CATEGORY_COUNT;
 /** Fractions are quantised to multiples of 2^-40 of a unit. */
 const FRACTION_STEPS = 2 ** 40;
+const HALF = FRACTION_STEPS / 2;
 /**
- * Buckets of the quantised fraction by thirty-seconds; powers of two keep the bucket bounds exact. Fewer
- * buckets cost less to clear and to walk, more leave more members to compare in the threshold bucket:
- * 32 measured faster than 16 and 64.
+ * A category's key is its quantised fraction × KEY_SLOTS + (LAST_SLOT − its index): ordered by fraction,
+ * and equal fractions by contract order, the earlier category's key the larger; keys are whole numbers
+ * below KEY_LIMIT = 2^46, all exact.
  */
-const BUCKETS = 32;
-const BUCKET_WIDTH = FRACTION_STEPS / BUCKETS;
-const BUCKET_SCALE = 1 / BUCKET_WIDTH;
+const KEY_SLOTS = 64;
+const LAST_SLOT = KEY_SLOTS - 1;
+if (CATEGORY_COUNT > KEY_SLOTS) throw new Error('outlay: the apportionment keys hold at most 64 categories');
+const KEY_LIMIT = FRACTION_STEPS * KEY_SLOTS;
+/** The keys of the categories rounded up are those from ROUNDED_UP (fraction ≥ HALF). */
+const ROUNDED_UP = HALF * KEY_SLOTS;
+/** Moves a key out of a scan's range: every key + APART is above KEY_LIMIT, every key − APART below 0. */
+const APART = 2 * KEY_LIMIT;
+/** The key of a category not apportioned (or whose unit is placed): no scan chooses it. */
+const SKIPPED = -1;
 
-// Scratch buffers shared by every apportionment: one apportionment's steps (`clearQuotas` to
-// `placeLeftover`) never interleave with another's — nothing between them yields or apportions — and
-// each worker thread has its own module instance. Module constants, unlike instance fields, let the
-// compiler drop the bounds checks of these loops.
-/** Quantised fractional part of each eligible category's quota. */
-const fractionOf = new Float64Array(CATEGORY_COUNT);
-const bucketCounts = new Int32Array(BUCKETS);
-// Two 32-bit words of members per bucket hold up to 64 categories.
-if (CATEGORY_COUNT > 64) throw new Error('outlay: the apportionment holds at most 64 categories');
-/** Each bucket's categories as bits: categories 0–31 in the low word, 32 and up in the high word. */
-const lowMembers = new Int32Array(BUCKETS);
-const highMembers = new Int32Array(BUCKETS);
-/** The categories in the threshold bucket, in contract order, and their fractions (reordered by selection). */
-const memberIndex = new Int32Array(CATEGORY_COUNT);
-const memberFraction = new Float64Array(CATEGORY_COUNT);
-
-/** Adds `units` (1, or 0 to turn −0 into 0) to the categories `first` + the positions of `bits`'s set bits. */
-function addToMembers(bits: number, first: number, units: number, out: Float64Array): void {
-  for (let rest = bits; rest !== 0; rest &= rest - 1) out[first + 31 - Math.clz32(rest & -rest)]! += units;
-}
-
-/** The value at zero-based position `n` of `values[0..count)` sorted in descending order (reorders values). */
-function nthLargest(values: Float64Array, count: number, n: number): number {
-  let lo = 0;
-  let hi = count - 1;
-  while (lo < hi) {
-    const pivot = values[(lo + hi) >> 1]!;
-    let i = lo;
-    let j = hi;
-    do {
-      while (values[i]! > pivot) i++;
-      while (pivot > values[j]!) j--;
-      if (i <= j) {
-        const swap = values[i]!;
-        values[i] = values[j]!;
-        values[j] = swap;
-        i++;
-        j--;
-      }
-    } while (i <= j);
-    if (j < n) lo = i;
-    if (n < i) hi = j;
-  }
-  return values[n]!;
-}
+/**
+ * `apportion`'s scratch: one apportionment's steps never interleave with another's (nothing between
+ * them yields or apportions), and each worker thread has its own module instance.
+ */
+const fractions = new Float64Array(CATEGORY_COUNT);

@@ -11,8 +11,7 @@
  * model's `predict`).
  */
 import { CATEGORY_COUNT, OTHER_DEBT_INDEX, SAVINGS_INDEX } from '../contract/categories.js';
-import { fixedAddressArray } from '../fixed-address.js';
-import { clearQuotas, fileQuota, placeLeftover } from './apportion.js';
+import { fileQuota, placeLeftover, skipQuota } from './apportion.js';
 import { roundHalfAwayFromZero } from './rounding.js';
 
 /** The buffers an allocation reads and writes, fixed when the allocator is made (see `budgetAllocator`). */
@@ -45,21 +44,20 @@ export function budgetAllocator({
   out,
   modelOut,
 }: AllocationBuffers): (netIncome: number, givenWhole: number, fillableWeight: number) => number {
-  const fillable = fixedAddressArray(Uint8Array, CATEGORY_COUNT);
+  // The apportionment's fractions, bound here to be folded into the loops (see `fileQuota`).
+  const fractions = new Float64Array(CATEGORY_COUNT);
   // Imports are live bindings, which compiled code loads and checks again on every use; this closure's
   // constants are folded in. The loop below uses them 38 times per household: 4–8 % of the evaluation.
   const [count, savingsIndex, otherDebtIndex] = [CATEGORY_COUNT, SAVINGS_INDEX, OTHER_DEBT_INDEX];
-  const [round, file, clear, place] = [roundHalfAwayFromZero, fileQuota, clearQuotas, placeLeftover];
+  const [round, file, skip, place] = [roundHalfAwayFromZero, fileQuota, skipQuota, placeLeftover];
   return function allocate(netIncome: number, givenWhole: number, fillableWeight: number): number {
     const total = Math.max(0, round(netIncome) - givenWhole);
     // One division, not one per category: divisions are the slowest step of the quotas.
     const perWeight = total / fillableWeight;
-    clear();
-    // −0, not 0: a sum that starts as a double stays one (floors are whole, so it is exact either way);
-    // from 0 the compiler keeps it as an int32 and checks every floor for being one, 2 % of the
+    // −0, not 0: a sum that starts as a double stays one (the amounts are whole, so it is exact either
+    // way); from 0 the compiler keeps it as an int32 and checks every amount for being one, 2 % of the
     // evaluation's instructions (bench/analysis/engine.md, eighth round).
-    let floorSum = -0;
-    let filled = 0;
+    let roundedSum = -0;
     let spending = 0;
     for (let i = 0; i < count; i++) {
       const weight = modeled[i]!;
@@ -67,20 +65,18 @@ export function budgetAllocator({
       if (isGiven[i] === 1) {
         const amount = given[i]!;
         out[i] = round(amount);
-        fillable[i] = 0;
+        skip(i, fractions);
         if (i !== savingsIndex) spending += amount;
       } else if (i === savingsIndex || i === otherDebtIndex) {
         // Never filled: 0 unless given, and not part of the spending.
         out[i] = 0;
-        fillable[i] = 0;
+        skip(i, fractions);
       } else {
-        fillable[i] = 1;
         spending += weight;
-        floorSum += file(i, weight * perWeight, out);
-        filled++;
+        roundedSum += file(i, weight * perWeight, out, fractions);
       }
     }
-    place(total, fillableWeight, floorSum, filled, fillable, out);
+    place(total, fillableWeight, roundedSum, out, fractions);
     // The contract fixes modeled other debt payments at 0, whatever a model writes.
     modelOut[otherDebtIndex] = 0;
     return spending;

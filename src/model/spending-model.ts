@@ -267,17 +267,23 @@ function bindPrediction(tables: PredictionTables, out: Float64Array, excluded: U
     // pass of its own (2–3 % of the evaluation; bench/analysis/engine.md). `tenure` is the same for every
     // category, so its branch is always predicted.
     for (let c = 0; c < n; c++) {
+      // The tenure classes' offsets as int32 sums that wrap (they stay far below 2^31): as plain sums of
+      // offsets computed per call, every one of them was checked for overflow, 185 instructions per
+      // evaluation (bench/analysis/engine.md, ninth round).
+      const rc = (r + 2 * c) | 0;
+      const mc = (m + 2 * c) | 0;
+      const oc = (o + 2 * c) | 0;
       let byIncome: number;
-      if (tenure === RENTERS) byIncome = incomeSegments[r + 2 * c]! + f * incomeSegments[r + 2 * c + 1]!;
+      if (tenure === RENTERS) byIncome = incomeSegments[rc]! + f * incomeSegments[rc + 1]!;
       else if (tenure === OWNERS) {
         byIncome =
-          mortgageW * (incomeSegments[m + 2 * c]! + f * incomeSegments[m + 2 * c + 1]!) +
-          outrightW * (incomeSegments[o + 2 * c]! + f * incomeSegments[o + 2 * c + 1]!);
+          mortgageW * (incomeSegments[mc]! + f * incomeSegments[mc + 1]!) +
+          outrightW * (incomeSegments[oc]! + f * incomeSegments[oc + 1]!);
       } else {
         byIncome =
-          renterW * (incomeSegments[r + 2 * c]! + f * incomeSegments[r + 2 * c + 1]!) +
-          mortgageW * (incomeSegments[m + 2 * c]! + f * incomeSegments[m + 2 * c + 1]!) +
-          outrightW * (incomeSegments[o + 2 * c]! + f * incomeSegments[o + 2 * c + 1]!);
+          renterW * (incomeSegments[rc]! + f * incomeSegments[rc + 1]!) +
+          mortgageW * (incomeSegments[mc]! + f * incomeSegments[mc + 1]!) +
+          outrightW * (incomeSegments[oc]! + f * incomeSegments[oc + 1]!);
       }
       const demographic =
         pairs[pairAt + c]! *

@@ -32,6 +32,16 @@ describe('apportion (largest remainder)', () => {
     expect(apportion(10, weights).out.slice(0, 3)).toEqual([4, 3, 3]);
   });
 
+  it('gives units to the earliest categories when 38 equal quotas all round down (10 over 38: quotas 0.26)', () => {
+    const { out } = apportion(10, new Array(CATEGORY_COUNT).fill(1));
+    expect(out).toEqual([...new Array(10).fill(1), ...new Array(CATEGORY_COUNT - 10).fill(0)]);
+  });
+
+  it('takes units back from the latest categories when 38 equal quotas all round up (28 over 38: quotas 0.74)', () => {
+    const { out } = apportion(28, new Array(CATEGORY_COUNT).fill(1));
+    expect(out).toEqual([...new Array(28).fill(1), ...new Array(CATEGORY_COUNT - 28).fill(0)]);
+  });
+
   it('gives the leftover unit to the largest fraction, not the largest weight', () => {
     // Quotas 6.2, 2.3 and 1.5 → floors 6, 2, 1 and one unit left for the .5.
     const weights = new Array(CATEGORY_COUNT).fill(0);
