@@ -12,7 +12,7 @@ import { CATEGORY_COUNT } from '../contract/categories.js';
  * gives out, only perhaps too many or too few: the rounded amounts miss the total by the sum of 36
  * rounding errors, each within ±½, which on the engine's profiles is 0 in a quarter of the cases and
  * 1.3 units on average. Each of those units is then taken from the smallest fraction rounded up, or given
- * to the largest one rounded down, by one scan of the 38 fractions. The batch job apportions millions of
+ * to the largest one rounded down, by one scan of the 38 categories' keys. The batch job apportions millions of
  * budgets a second, and this needs no sorting, no buckets and no state to clear.
  */
 
@@ -32,10 +32,10 @@ export function apportion(
   const perWeight = total / weightSum;
   let roundedSum = 0;
   for (let i = 0; i < COUNT; i++) {
-    if (eligible[i] === 1) roundedSum += fileQuota(i, weights[i]! * perWeight, out, fractions);
-    else skipQuota(i, fractions);
+    if (eligible[i] === 1) roundedSum += fileQuota(i, weights[i]! * perWeight, out, keys);
+    else skipQuota(i, keys);
   }
-  return placeLeftover(total, weightSum, roundedSum, out, fractions);
+  return placeLeftover(total, weightSum, roundedSum, out, keys);
 }
 
 /*
@@ -45,7 +45,7 @@ export function apportion(
  * sum is the caller's local rather than state here, so it stays in a register instead of being stored
  * and reloaded in every iteration of the caller's loop.
  *
- * `fractions` (one double per category) is scratch that the caller owns. The budget's allocator binds
+ * `keys` (one double per category) is scratch that the caller owns. The budget's allocator binds
  * its own, which V8 folds into the allocator's compiled loops; this module's array, a module constant,
  * was folded where the quotas are filed but not where the leftover scans read it, whose every read then
  * checked the array's map and bounds again: 380 instructions more per evaluation
@@ -178,4 +178,4 @@ const SKIPPED = -1;
  * `apportion`'s scratch: one apportionment's steps never interleave with another's (nothing between
  * them yields or apportions), and each worker thread has its own module instance.
  */
-const fractions = new Float64Array(CATEGORY_COUNT);
+const keys = new Float64Array(CATEGORY_COUNT);

@@ -44,8 +44,8 @@ export function budgetAllocator({
   out,
   modelOut,
 }: AllocationBuffers): (netIncome: number, givenWhole: number, fillableWeight: number) => number {
-  // The apportionment's fractions, bound here to be folded into the loops (see `fileQuota`).
-  const fractions = new Float64Array(CATEGORY_COUNT);
+  // The apportionment's keys, bound here to be folded into the loops (see `fileQuota`).
+  const keys = new Float64Array(CATEGORY_COUNT);
   // Imports are live bindings, which compiled code loads and checks again on every use; this closure's
   // constants are folded in. The loop below uses them 38 times per household: 4–8 % of the evaluation.
   const [count, savingsIndex, otherDebtIndex] = [CATEGORY_COUNT, SAVINGS_INDEX, OTHER_DEBT_INDEX];
@@ -65,18 +65,18 @@ export function budgetAllocator({
       if (isGiven[i] === 1) {
         const amount = given[i]!;
         out[i] = round(amount);
-        skip(i, fractions);
+        skip(i, keys);
         if (i !== savingsIndex) spending += amount;
       } else if (i === savingsIndex || i === otherDebtIndex) {
         // Never filled: 0 unless given, and not part of the spending.
         out[i] = 0;
-        skip(i, fractions);
+        skip(i, keys);
       } else {
         spending += weight;
-        roundedSum += file(i, weight * perWeight, out, fractions);
+        roundedSum += file(i, weight * perWeight, out, keys);
       }
     }
-    place(total, fillableWeight, roundedSum, out, fractions);
+    place(total, fillableWeight, roundedSum, out, keys);
     // The contract fixes modeled other debt payments at 0, whatever a model writes.
     modelOut[otherDebtIndex] = 0;
     return spending;
