@@ -11,9 +11,9 @@ import { CATEGORY_COUNT } from '../contract/categories.js';
  * rounded up are those with the largest fractions, so they are the first of the units largest remainder
  * gives out, only perhaps too many or too few: the rounded amounts miss the total by the sum of 36
  * rounding errors, each within ±½, which on the engine's profiles is 0 in a quarter of the cases and
- * 1.3 units on average. Each of those units is then taken from the smallest fraction rounded up, or given
- * to the largest one rounded down, by one scan of the 38 categories' keys. The batch job apportions millions of
- * budgets a second, and this needs no sorting, no buckets and no state to clear.
+ * 1.3 units on average. Each of those units is then taken from the smallest fraction rounded up, or
+ * given to the largest one rounded down, by one scan of the 38 categories' keys. The batch job
+ * apportions millions of budgets a second, and this needs no sorting, no buckets and no state to clear.
  */
 
 /**
