@@ -3,11 +3,12 @@
  *
  *   node dist/bench/run-all.js [--smoke] [--only engine,batch] [--render-only] [--results DIR] [--doc FILE]
  *
- * A smoke run writes its document beside its results, never over the committed docs/benchmarks.md.
+ * A smoke run writes its document beside its results, never over the committed docs/benchmarks.md, which
+ * is written only from figures measured on the container image's Node major (lib/runtime.ts).
  */
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { PACKAGE_ROOT } from '../src/paths.js';
 import { describeMachine } from './lib/machine.js';
@@ -15,6 +16,7 @@ import { BENCHMARKS_DOC, benchScript, DEFAULT_RESULTS_DIR } from './lib/paths.js
 import { runChecked } from './lib/process.js';
 import { renderBenchmarks } from './lib/render.js';
 import { FIGURES, readResult } from './lib/result.js';
+import { nodeMajor, publishedRuntimeProblems, shippedNodeMajor } from './lib/runtime.js';
 
 const { values } = parseArgs({
   options: {
@@ -39,6 +41,17 @@ const selected = values.only === undefined ? [...FIGURES] : values.only.split(',
 for (const figure of selected) {
   if (!(FIGURES as readonly string[]).includes(figure)) throw new Error(`unknown figure ${figure}`);
 }
+// The committed document states the shipped runtime's figures (runtime.ts): refuse another major before
+// measuring for twenty minutes, and again below for results measured earlier.
+const publishing = resolve(doc) === BENCHMARKS_DOC;
+const shippedMajor = shippedNodeMajor();
+const howToPublish = `run \`npm run bench\` (npx --yes node@${shippedMajor}), or write the document elsewhere with --doc FILE`;
+if (publishing && !values['render-only'] && nodeMajor(process.version) !== shippedMajor) {
+  throw new Error(
+    `bench: docs/benchmarks.md states the figures of the image's Node ${shippedMajor} (deploy/Dockerfile), ` +
+      `and this is Node ${process.version}: ${howToPublish}`,
+  );
+}
 
 if (!values['render-only']) {
   for (const figure of selected) {
@@ -56,6 +69,15 @@ for (const figure of FIGURES) {
   const analysisFile = join(PACKAGE_ROOT, 'bench', 'analysis', `${figure}.md`);
   const analysis = existsSync(analysisFile) ? await readFile(analysisFile, 'utf8') : undefined;
   figures.push({ result: await readResult(resultsDir, figure), analysis });
+}
+const problems = publishing
+  ? publishedRuntimeProblems(
+      figures.map(({ result }) => result),
+      shippedMajor,
+    )
+  : [];
+if (problems.length > 0) {
+  throw new Error(`bench: docs/benchmarks.md not written:\n  ${problems.join('\n  ')}\n${howToPublish}`);
 }
 await writeFile(doc, renderBenchmarks(describeMachine(), figures));
 process.stderr.write(`bench: wrote ${doc}\n`);

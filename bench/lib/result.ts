@@ -41,6 +41,11 @@ export interface FigureResult {
    * whose speed drifts, figures compare only at similar readings. Absent from results written before it.
    */
   readonly speedReference?: readonly [number, number];
+  /**
+   * The Node.js version the figure ran on (process.version): the published figures are the shipped
+   * runtime's (runtime.ts). Absent from results written before it, which cannot be published.
+   */
+  readonly node?: string;
   readonly parameters: Readonly<Record<string, string | number>>;
   readonly measurements: readonly Measurement[];
   readonly targets: readonly TargetCheck[];
@@ -69,13 +74,14 @@ export function startFigure(): FigureStart {
 export async function writeResult(
   dir: string,
   start: FigureStart,
-  report: Omit<FigureResult, 'startedAt' | 'loadAverage' | 'speedReference'>,
+  report: Omit<FigureResult, 'startedAt' | 'loadAverage' | 'speedReference' | 'node'>,
 ): Promise<string> {
   const result: FigureResult = {
     ...report,
     startedAt: start.startedAt,
     loadAverage: [start.loadAtStart, loadavg()[0]!],
     speedReference: [start.speedAtStart, speedReferenceNs()],
+    node: process.version,
   };
   await mkdir(dir, { recursive: true });
   const path = resultPath(dir, result.figure);

@@ -3,13 +3,14 @@
  * and writes a well-formed result, and the document renders. Speeds are never asserted here.
  */
 import { execFile, spawnSync } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { benchScript } from '../../bench/lib/paths.js';
+import { BENCHMARKS_DOC, benchScript } from '../../bench/lib/paths.js';
 import { FIGURES, readResult } from '../../bench/lib/result.js';
+import { shippedNodeMajor } from '../../bench/lib/runtime.js';
 
 const run = promisify(execFile);
 const valgrind = spawnSync('sh', ['-c', 'command -v valgrind callgrind_control']).status === 0;
@@ -69,5 +70,24 @@ describe('benchmarks in --smoke mode', () => {
     expect(doc).toContain(`| Node.js | ${process.version} |`);
     for (const figure of FIGURES) expect(doc).toMatch(new RegExp(`^\\| ${figure} \\|`, 'm'));
     expect(doc).toContain('smoke run');
+  });
+
+  it('run-all refuses to write the committed docs/benchmarks.md from a result of another Node major, naming it, and leaves the document as it was', async () => {
+    const foreign = await mkdtemp(join(tmpdir(), 'outlay-bench-foreign-'));
+    try {
+      for (const figure of FIGURES) {
+        const result = await readResult(resultsDir, figure);
+        const node = figure === 'engine' ? 'v20.20.2' : `v${shippedNodeMajor()}.0.0`;
+        await writeFile(join(foreign, `${figure}.json`), JSON.stringify({ ...result, node }));
+      }
+      const before = await readFile(BENCHMARKS_DOC, 'utf8');
+      const refused = run(process.execPath, [benchScript('run-all'), '--render-only', '--results', foreign]);
+      await expect(refused).rejects.toThrow(
+        /engine: measured on Node v20\.20\.2, not on the image's Node \d+/,
+      );
+      expect(await readFile(BENCHMARKS_DOC, 'utf8')).toBe(before);
+    } finally {
+      await rm(foreign, { recursive: true, force: true });
+    }
   });
 });
