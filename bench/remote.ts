@@ -1,7 +1,8 @@
 /**
  * Figure 4 — remote mode: rows per second of `outlay score --engine remote` against a local `outlay serve`,
  * relative to that server's own capacity for the three calls a row takes (autocannon on each endpoint, same
- * connections as the job's concurrency).
+ * connections as the job's concurrency), measured just before and just after each job run. With the CPU
+ * per row of each process, which says what bounds the ratio on a machine the job and server share.
  */
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
@@ -19,19 +20,39 @@ import { runLoad } from './lib/autocannon.js';
 import { formatHotFunctions } from './lib/cpu-profile.js';
 import { perSecond, seconds } from './lib/format.js';
 import { generateSample, outlay, profileOutlay, withScratch } from './lib/outlay.js';
-import type { Service } from './lib/process.js';
+import { processCpuMs, type Service } from './lib/process.js';
 import { startFigure, writeResult } from './lib/result.js';
 import { median } from './lib/stats.js';
 
 const args = parseBenchArgs({
   rows: { full: 50_000, smoke: 200 },
-  duration: { full: 10, smoke: 1 },
-  warmup: { full: 3, smoke: 1 },
+  duration: { full: 5, smoke: 1 },
+  warmup: { full: 2, smoke: 1 },
   concurrency: { full: 50, smoke: 10 },
   runs: { full: 3, smoke: 1 },
 });
 const figureStart = startFigure();
 const TARGET_SHARE = 0.7;
+
+/** The server's capacity for rows of three calls, read with autocannon on each endpoint in turn. */
+interface Capacity {
+  readonly rowsPerSecond: number;
+  readonly requestsPerSecond: ReadonlyMap<string, number>;
+  /** CPU per row of three requests, µs: the server's, and autocannon's (start-up included). */
+  readonly serverCpuUs: number;
+  readonly loadGeneratorCpuUs: number | undefined;
+  readonly failures: number;
+}
+
+/** One job run with the capacity measured on the same server just before and just after it. */
+interface Run {
+  readonly before: Capacity;
+  readonly after: Capacity;
+  readonly jobRowsPerSecond: number;
+  /** CPU per row, µs: the job's (all threads, start-up included) and the server's while it ran. */
+  readonly jobCpuUs: number | undefined;
+  readonly serverCpuUs: number;
+}
 
 const result = await withScratch('remote', async (dir) => {
   const keysFile = keysFileIn(dir);
@@ -61,43 +82,83 @@ const result = await withScratch('remote', async (dir) => {
       durationSeconds,
     });
 
-  const capacityRowsPerSecond: number[] = [];
-  const jobRowsPerSecond: number[] = [];
-  let failures = 0;
-  const endpointRps = new Map<string, number[]>(Object.values(ENDPOINTS).map((path) => [path, []]));
+  // A row costs one call to each endpoint, so the server's capacity in rows is the harmonic combination
+  // of its three throughputs (req/s ÷ 3 when they are equal), and its CPU per row the sum of the three.
+  const capacityOf = async (service: Service): Promise<Capacity> => {
+    let secondsPerRow = 0;
+    let serverCpuUs = 0;
+    let loadGeneratorCpuUs: number | undefined = 0;
+    let failures = 0;
+    const requestsPerSecond = new Map<string, number>();
+    for (const path of Object.values(ENDPOINTS)) {
+      await load(service, path, args.warmup);
+      const cpuBefore = await processCpuMs(service.pid);
+      const measured = await load(service, path, args.duration);
+      serverCpuUs += (((await processCpuMs(service.pid)) - cpuBefore) * 1000) / measured.requests;
+      loadGeneratorCpuUs =
+        loadGeneratorCpuUs === undefined || measured.loadGeneratorCpuMs === undefined
+          ? undefined
+          : loadGeneratorCpuUs + (measured.loadGeneratorCpuMs * 1000) / measured.requests;
+      failures += measured.failures;
+      requestsPerSecond.set(path, measured.requestsPerSecond);
+      secondsPerRow += 1 / measured.requestsPerSecond;
+    }
+    return { rowsPerSecond: 1 / secondsPerRow, requestsPerSecond, serverCpuUs, loadGeneratorCpuUs, failures };
+  };
+
+  const runs: Run[] = [];
   for (let run = 0; run < args.runs; run++) {
     const service = await startOutlayServer(keysFile);
     try {
-      // A row costs one call to each endpoint, so the server's capacity in rows is the harmonic
-      // combination of its three throughputs (req/s ÷ 3 when they are equal).
-      let secondsPerRow = 0;
-      for (const path of Object.values(ENDPOINTS)) {
-        await load(service, path, args.warmup);
-        const measured = await load(service, path, args.duration);
-        failures += measured.failures;
-        endpointRps.get(path)!.push(measured.requestsPerSecond);
-        secondsPerRow += 1 / measured.requestsPerSecond;
-      }
-      capacityRowsPerSecond.push(1 / secondsPerRow);
+      const before = await capacityOf(service);
+      const serverCpuBefore = await processCpuMs(service.pid);
       const job = await outlay(jobArgs(service));
-      jobRowsPerSecond.push(args.rows / (job.wallMs / 1000));
+      const serverCpuUs = (((await processCpuMs(service.pid)) - serverCpuBefore) * 1000) / args.rows;
+      const after = await capacityOf(service);
+      runs.push({
+        before,
+        after,
+        jobRowsPerSecond: args.rows / (job.wallMs / 1000),
+        jobCpuUs: job.cpuMs === undefined ? undefined : (job.cpuMs * 1000) / args.rows,
+        serverCpuUs,
+      });
     } finally {
       await service.stop();
     }
   }
 
-  const capacity = median(capacityRowsPerSecond);
-  const job = median(jobRowsPerSecond);
-  // Each run's job against the capacity measured just before it on the same server: the machine's speed
-  // drifts over minutes, and a ratio of medians from different runs would carry that drift.
-  const shares = jobRowsPerSecond.map((rows, run) => rows / capacityRowsPerSecond[run]!);
+  const capacities = runs.flatMap((run) => [run.before, run.after]);
+  // Each run's job against the mean of the capacity read just before and just after it on the same server:
+  // this VM switches between two speed states (the engine figure), and a switch between one capacity
+  // window and the job moves that run's ratio by as much, whereas one on either side of the job shows in
+  // both windows and is halved.
+  const bracket = (run: Run) => (run.before.rowsPerSecond + run.after.rowsPerSecond) / 2;
+  const shares = runs.map((run) => run.jobRowsPerSecond / bracket(run));
   const share = median(shares);
+  const capacity = median(runs.map(bracket));
+  const job = median(runs.map((run) => run.jobRowsPerSecond));
+  const failures = capacities.reduce((sum, c) => sum + c.failures, 0);
   // Failed requests would flatter the capacity, so a run with any cannot meet the target.
   const met = failures === 0 && share >= TARGET_SHARE;
+  const cpuPerRow = (values: readonly (number | undefined)[]) =>
+    values.some((value) => value === undefined) ? undefined : Math.round(median(values as number[]));
+  const jobCpuUs = cpuPerRow(runs.map((run) => run.jobCpuUs));
+  const loadGeneratorCpuUs = cpuPerRow(capacities.map((c) => c.loadGeneratorCpuUs));
+  const serverJobCpuUs = median(runs.map((run) => run.serverCpuUs));
+  const serverLoadCpuUs = median(capacities.map((c) => c.serverCpuUs));
+  // At capacity the server's one event loop has a core to itself (autocannon the other), so the capacity
+  // is about a core ÷ its CPU per row; during the job, job and server share every core. The share those
+  // costs allow, with every core busy all the time, is therefore cores × that ÷ (job + server in the job).
+  const cores = availableParallelism();
+  const cpuBound =
+    jobCpuUs === undefined ? undefined : (cores * serverLoadCpuUs) / (jobCpuUs + serverJobCpuUs);
   const notes = [
     `The job, its server and (for capacity) autocannon share this machine's ${availableParallelism()} cores; ` +
       `the job runs with --concurrency ${args.concurrency}, the connections autocannon uses. ` +
-      `Job wall time includes its start-up (${args.rows.toLocaleString('en-US')} rows).`,
+      `Job wall time and CPU include its start-up (${args.rows.toLocaleString('en-US')} rows). ` +
+      `Capacity before → after each job, rows/s: ${runs
+        .map((run) => `${perSecond(run.before.rowsPerSecond)} → ${perSecond(run.after.rowsPerSecond)}`)
+        .join('; ')}.`,
   ];
   if (!args.smoke && (args.profile || !met)) {
     let client: string | undefined;
@@ -116,14 +177,14 @@ const result = await withScratch('remote', async (dir) => {
     measurements: [
       ...Object.entries(ENDPOINTS).map(([name, path]) => ({
         name: `server capacity, ${name}`,
-        value: Math.round(median(endpointRps.get(path)!)),
+        value: Math.round(median(capacities.map((c) => c.requestsPerSecond.get(path)!))),
         unit: 'req/s',
       })),
       {
         name: 'server capacity, rows (three calls each)',
         value: Math.round(capacity),
         unit: 'rows/s',
-        detail: `${failures} failed requests`,
+        detail: `median of the runs' before-and-after means; ${failures} failed requests`,
       },
       {
         name: 'outlay score --engine remote',
@@ -131,6 +192,24 @@ const result = await withScratch('remote', async (dir) => {
         unit: 'rows/s',
         detail: `${args.rows.toLocaleString('en-US')} rows in ${seconds((args.rows / job) * 1000)}`,
       },
+      ...(jobCpuUs === undefined
+        ? []
+        : [{ name: 'CPU per row: the job (all threads)', value: jobCpuUs, unit: 'µs' }]),
+      { name: 'CPU per row: the server during the job', value: Math.round(serverJobCpuUs), unit: 'µs' },
+      { name: 'CPU per row: the server under autocannon', value: Math.round(serverLoadCpuUs), unit: 'µs' },
+      ...(loadGeneratorCpuUs === undefined
+        ? []
+        : [{ name: 'CPU per row: autocannon (three requests)', value: loadGeneratorCpuUs, unit: 'µs' }]),
+      ...(cpuBound === undefined
+        ? []
+        : [
+            {
+              name: 'share of capacity these CPU costs allow',
+              value: Math.round(cpuBound * 1000) / 10,
+              unit: '%',
+              detail: `${cores} cores × ${Math.round(serverLoadCpuUs)} µs ÷ (${jobCpuUs} + ${Math.round(serverJobCpuUs)} µs), every core busy`,
+            },
+          ]),
     ],
     targets: [
       {

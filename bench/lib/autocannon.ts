@@ -25,6 +25,8 @@ export interface LoadResult {
   readonly requests: number;
   /** Responses that were not 2xx, plus connection errors and timeouts: a valid run has none. */
   readonly failures: number;
+  /** autocannon's own CPU time, start-up included (undefined without GNU time to report it). */
+  readonly loadGeneratorCpuMs: number | undefined;
 }
 
 interface AutocannonJson {
@@ -54,7 +56,7 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
     ...(spec.overallRate === undefined ? [] : ['--overallRate', String(Math.round(spec.overallRate))]),
     spec.url,
   ];
-  const { stdout } = await runChecked(process.execPath, args);
+  const { stdout, cpuMs } = await runChecked(process.execPath, args);
   const json = JSON.parse(stdout) as AutocannonJson;
   return {
     requestsPerSecond: json.requests.average,
@@ -62,5 +64,6 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
     p99Ms: json.latency.p99,
     requests: json.requests.total,
     failures: json.non2xx + json.errors + json.timeouts,
+    loadGeneratorCpuMs: cpuMs,
   };
 }
