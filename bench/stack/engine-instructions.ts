@@ -21,6 +21,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { checkRequest, type ValidRequest } from '../../src/contract/validate.js';
 import { loadEngine } from '../../src/runtime/load-engine.js';
+import { codeNames } from '../lib/code-map.js';
 import { readRequestBodies } from '../lib/households.js';
 import { generateSample } from '../lib/outlay.js';
 import { runChecked } from '../lib/process.js';
@@ -147,29 +148,7 @@ async function profile(profiles: number, passes: number, top: number): Promise<v
  * outside compiled JavaScript (builtins, the C++ runtime, libm).
  */
 function instructionsByFunction(callgrind: string, perfMap: string): Map<string, number> {
-  const ranges = perfMap
-    .trim()
-    .split('\n')
-    .map((line) => {
-      const [start, size, ...name] = line.split(' ');
-      return {
-        start: Number.parseInt(start!, 16),
-        end: Number.parseInt(start!, 16) + Number.parseInt(size!, 16),
-        name: name.join(' '),
-      };
-    })
-    .sort((a, b) => a.start - b.start);
-  const nameAt = (address: number): string | undefined => {
-    let lo = 0;
-    let hi = ranges.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      if (ranges[mid]!.start <= address) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    const range = ranges[hi];
-    return range !== undefined && address < range.end ? range.name : undefined;
-  };
+  const nameAt = codeNames(perfMap);
   const counts = new Map<string, number>();
   let address = 0;
   let callLine = false;
