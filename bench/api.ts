@@ -21,7 +21,7 @@ import { type LoadResult, runLoad } from './lib/autocannon.js';
 import { formatHotFunctions } from './lib/cpu-profile.js';
 import { perSecond, ratio } from './lib/format.js';
 import { withScratch } from './lib/outlay.js';
-import { processCpuMs, type Service } from './lib/process.js';
+import { type Service, withCpuOf } from './lib/process.js';
 import { type Measurement, startFigure, type TargetCheck, writeResult } from './lib/result.js';
 import { median } from './lib/stats.js';
 import { CONSTANT_ROUTE } from './stack/constant-budget.js';
@@ -108,10 +108,10 @@ const result = await withScratch('api', async (dir) => {
       for (let turn = 0; turn < subjects.length; turn++) {
         const subject = subjects[(round + turn) % subjects.length]!;
         const service = serviceOf(subject);
-        const cpuBefore = await processCpuMs(service.pid);
-        const measured = await load(service, subject.path, args.duration);
-        const serverCpuUs = ((await processCpuMs(service.pid)) - cpuBefore) * 1000;
-        rounds.get(subject)!.push({ ...measured, serverCpuUsPerRequest: serverCpuUs / measured.requests });
+        const { result: measured, cpuMs } = await withCpuOf(service.pid, () =>
+          load(service, subject.path, args.duration),
+        );
+        rounds.get(subject)!.push({ ...measured, serverCpuUsPerRequest: (cpuMs * 1000) / measured.requests });
       }
     }
   } finally {

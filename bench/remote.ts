@@ -16,11 +16,11 @@ import {
   urlOf,
 } from './lib/api-server.js';
 import { parseBenchArgs } from './lib/args.js';
-import { runLoad } from './lib/autocannon.js';
+import { type LoadResult, runLoad } from './lib/autocannon.js';
 import { formatHotFunctions } from './lib/cpu-profile.js';
 import { perSecond, seconds } from './lib/format.js';
 import { generateSample, outlay, profileOutlay, withScratch } from './lib/outlay.js';
-import { processCpuMs, type Service } from './lib/process.js';
+import { type Service, withCpuOf } from './lib/process.js';
 import { startFigure, writeResult } from './lib/result.js';
 import { median } from './lib/stats.js';
 
@@ -85,25 +85,24 @@ const result = await withScratch('remote', async (dir) => {
   // A row costs one call to each endpoint, so the server's capacity in rows is the harmonic combination
   // of its three throughputs (req/s ÷ 3 when they are equal), and its CPU per row the sum of the three.
   const capacityOf = async (service: Service): Promise<Capacity> => {
-    let secondsPerRow = 0;
-    let serverCpuUs = 0;
-    let loadGeneratorCpuUs: number | undefined = 0;
-    let failures = 0;
-    const requestsPerSecond = new Map<string, number>();
+    const loads: (LoadResult & { path: string; serverCpuMs: number })[] = [];
     for (const path of Object.values(ENDPOINTS)) {
       await load(service, path, args.warmup);
-      const cpuBefore = await processCpuMs(service.pid);
-      const measured = await load(service, path, args.duration);
-      serverCpuUs += (((await processCpuMs(service.pid)) - cpuBefore) * 1000) / measured.requests;
-      loadGeneratorCpuUs =
-        loadGeneratorCpuUs === undefined || measured.loadGeneratorCpuMs === undefined
-          ? undefined
-          : loadGeneratorCpuUs + (measured.loadGeneratorCpuMs * 1000) / measured.requests;
-      failures += measured.failures;
-      requestsPerSecond.set(path, measured.requestsPerSecond);
-      secondsPerRow += 1 / measured.requestsPerSecond;
+      const { result, cpuMs } = await withCpuOf(service.pid, () => load(service, path, args.duration));
+      loads.push({ path, ...result, serverCpuMs: cpuMs });
     }
-    return { rowsPerSecond: 1 / secondsPerRow, requestsPerSecond, serverCpuUs, loadGeneratorCpuUs, failures };
+    const sumOver = (each: (l: (typeof loads)[number]) => number) =>
+      loads.reduce((sum, l) => sum + each(l), 0);
+    const loadGeneratorCpu = loads.map((l) => l.loadGeneratorCpuMs);
+    return {
+      rowsPerSecond: 1 / sumOver((l) => 1 / l.requestsPerSecond),
+      requestsPerSecond: new Map(loads.map((l) => [l.path, l.requestsPerSecond])),
+      serverCpuUs: sumOver((l) => (l.serverCpuMs * 1000) / l.requests),
+      loadGeneratorCpuUs: loadGeneratorCpu.includes(undefined)
+        ? undefined
+        : sumOver((l) => (l.loadGeneratorCpuMs! * 1000) / l.requests),
+      failures: sumOver((l) => l.failures),
+    };
   };
 
   const runs: Run[] = [];
@@ -111,16 +110,16 @@ const result = await withScratch('remote', async (dir) => {
     const service = await startOutlayServer(keysFile);
     try {
       const before = await capacityOf(service);
-      const serverCpuBefore = await processCpuMs(service.pid);
-      const job = await outlay(jobArgs(service));
-      const serverCpuUs = (((await processCpuMs(service.pid)) - serverCpuBefore) * 1000) / args.rows;
+      const { result: job, cpuMs: serverCpuMs } = await withCpuOf(service.pid, () =>
+        outlay(jobArgs(service)),
+      );
       const after = await capacityOf(service);
       runs.push({
         before,
         after,
         jobRowsPerSecond: args.rows / (job.wallMs / 1000),
         jobCpuUs: job.cpuMs === undefined ? undefined : (job.cpuMs * 1000) / args.rows,
-        serverCpuUs,
+        serverCpuUs: (serverCpuMs * 1000) / args.rows,
       });
     } finally {
       await service.stop();
@@ -141,7 +140,7 @@ const result = await withScratch('remote', async (dir) => {
   // Failed requests would flatter the capacity, so a run with any cannot meet the target.
   const met = failures === 0 && share >= TARGET_SHARE;
   const cpuPerRow = (values: readonly (number | undefined)[]) =>
-    values.some((value) => value === undefined) ? undefined : Math.round(median(values as number[]));
+    values.includes(undefined) ? undefined : median(values as number[]);
   const jobCpuUs = cpuPerRow(runs.map((run) => run.jobCpuUs));
   const loadGeneratorCpuUs = cpuPerRow(capacities.map((c) => c.loadGeneratorCpuUs));
   const serverJobCpuUs = median(runs.map((run) => run.serverCpuUs));
@@ -153,7 +152,7 @@ const result = await withScratch('remote', async (dir) => {
   const cpuBound =
     jobCpuUs === undefined ? undefined : (cores * serverLoadCpuUs) / (jobCpuUs + serverJobCpuUs);
   const notes = [
-    `The job, its server and (for capacity) autocannon share this machine's ${availableParallelism()} cores; ` +
+    `The job, its server and (for capacity) autocannon share this machine's ${cores} cores; ` +
       `the job runs with --concurrency ${args.concurrency}, the connections autocannon uses. ` +
       `Job wall time and CPU include its start-up (${args.rows.toLocaleString('en-US')} rows). ` +
       `Capacity before → after each job, rows/s: ${runs
@@ -194,12 +193,18 @@ const result = await withScratch('remote', async (dir) => {
       },
       ...(jobCpuUs === undefined
         ? []
-        : [{ name: 'CPU per row: the job (all threads)', value: jobCpuUs, unit: 'µs' }]),
+        : [{ name: 'CPU per row: the job (all threads)', value: Math.round(jobCpuUs), unit: 'µs' }]),
       { name: 'CPU per row: the server during the job', value: Math.round(serverJobCpuUs), unit: 'µs' },
       { name: 'CPU per row: the server under autocannon', value: Math.round(serverLoadCpuUs), unit: 'µs' },
       ...(loadGeneratorCpuUs === undefined
         ? []
-        : [{ name: 'CPU per row: autocannon (three requests)', value: loadGeneratorCpuUs, unit: 'µs' }]),
+        : [
+            {
+              name: 'CPU per row: autocannon (three requests)',
+              value: Math.round(loadGeneratorCpuUs),
+              unit: 'µs',
+            },
+          ]),
       ...(cpuBound === undefined
         ? []
         : [
@@ -207,7 +212,7 @@ const result = await withScratch('remote', async (dir) => {
               name: 'share of capacity these CPU costs allow',
               value: Math.round(cpuBound * 1000) / 10,
               unit: '%',
-              detail: `${cores} cores × ${Math.round(serverLoadCpuUs)} µs ÷ (${jobCpuUs} + ${Math.round(serverJobCpuUs)} µs), every core busy`,
+              detail: `${cores} cores × ${Math.round(serverLoadCpuUs)} µs ÷ (${Math.round(jobCpuUs!)} + ${Math.round(serverJobCpuUs)} µs), every core busy`,
             },
           ]),
     ],

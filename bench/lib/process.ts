@@ -131,6 +131,16 @@ export async function processCpuMs(pid: number): Promise<number> {
   return (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
 }
 
+/** Runs `work` and returns its result with the CPU time, ms, that process `pid` used meanwhile. */
+export async function withCpuOf<T>(
+  pid: number,
+  work: () => Promise<T>,
+): Promise<{ result: T; cpuMs: number }> {
+  const before = await processCpuMs(pid);
+  const result = await work();
+  return { result, cpuMs: (await processCpuMs(pid)) - before };
+}
+
 export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
