@@ -1,4 +1,5 @@
 import { CATEGORY_COUNT } from '../contract/categories.js';
+import { floorBelowWhole, floorOfNonNegative } from './rounding.js';
 
 /**
  * Largest-remainder apportionment of a whole total over the 38 categories, in proportion to weights.
@@ -59,11 +60,12 @@ export function apportion(
  * infinite weight) gives NaN, and a NaN key, which no scan chooses.
  */
 export function fileQuota(i: number, quota: number, out: Float64Array, keys: Float64Array): number {
-  const rest = quota - Math.floor(quota);
-  const fraction = Math.floor(rest * FRACTION_STEPS);
+  const rest = quota - floor(quota);
+  // rest × 2^40 is below 2^40 (or NaN).
+  const fraction = floorFraction(rest * FRACTION_STEPS);
   keys[i] = fraction * KEY_SLOTS + (LAST_SLOT - i);
-  // quota − rest is the floor exactly, as a double (see roundHalfUp in rounding.ts); the comparison is
-  // added as a number, not branched on (it is random).
+  // quota − rest is floor(quota) exactly; the comparison is added as a number, not branched on (it is
+  // random).
   const rounded = quota - rest + +(fraction >= HALF);
   out[i] = rounded;
   return rounded;
@@ -155,6 +157,8 @@ const categoryOfKey = (key: number): number => LAST_SLOT - (key - KEY_SLOTS * Ma
  * constant is folded in. The scans use it 38 times each: 500 instructions per evaluation.
  */
 const COUNT = CATEGORY_COUNT;
+/** Module constants for the same reason; not `Math.floor`, see `floorBelowWhole`. */
+const [floor, floorFraction] = [floorOfNonNegative, floorBelowWhole];
 /** Fractions are quantised to multiples of 2^-40 of a unit. */
 const FRACTION_STEPS = 2 ** 40;
 const HALF = FRACTION_STEPS / 2;

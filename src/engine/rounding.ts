@@ -5,22 +5,50 @@
  */
 
 /**
- * `Math.round(x)` for x > 0, NaN and +∞, from the floor and the fractional part: in the engine's loops it
- * costs a quarter of `Math.round` (measured, V8 11 on x64). Exact: x − floor(x) is the exact fractional
- * part (no `floor(x + 0.5)` error at 0.49999999999999994), so x − fraction is floor(x) exactly, and
- * floor(x) + 1 is exact below 2^53, above which every double is whole. The comparison is added as a
- * number, not branched on (it is random); the branch on a NaN fraction (x NaN or +∞) is never taken.
- *
- * x − fraction rather than floor(x): the interpreter hands out a whole floor as a small integer, so V8
- * compiled floor(x) + 1 as an int32 addition, with a check that the floor is one, an overflow check and
- * a conversion back to a double: 6 instructions more per rounding, 4 % of the evaluation's
- * (bench/analysis/engine.md, ninth round). A `const`, not a function declaration, which is a mutable
- * binding: the compiled loops that inline `roundHalfAwayFromZero` loaded and checked it again on every
- * rounding.
+ * 2^52: the doubles from 2^52 to 2^53 are the whole numbers, so adding it to an x in [0, 2^52) and taking
+ * it away again rounds x to the nearest whole number (halves to even), exactly.
+ */
+const WHOLE = 2 ** 52;
+
+/**
+ * `Math.floor(x)` for x in [0, 2^52) and NaN (−0 gives +0), without `Math.floor`: the nearest whole number,
+ * less one where that is above x. V8 compiles `Math.floor` to `vroundsd dst, dst, src`, whose result keeps
+ * the upper half of dst's previous value, so the instruction waits for whatever last wrote that register.
+ * In some compilations of the budget's loop that was the running sum of the previous category's amounts:
+ * every category's roundings then waited for the one before, about 8 cycles each on Intel cores (3 on AMD
+ * Zen), and the allocation took about twice its CPU (bench/analysis/engine.md, "Math.floor's false
+ * dependency"). Additions, a comparison and its conversion to a number wait only for their operands.
+ */
+export const floorBelowWhole = (x: number): number => {
+  const nearest = x + WHOLE - WHOLE;
+  return nearest - +(nearest > x);
+};
+
+/**
+ * `Math.floor(x)` for any x ≥ 0, NaN and +∞ (−0 gives +0): from 2^52 every double is whole, and NaN and
+ * +∞ are returned as they are. `floorBelowWhole`'s two lines written out rather than called: with the
+ * call, V8 inlined less into the budget's allocation, 450 instructions more per evaluation (counted with
+ * bench/stack/engine-instructions.ts).
+ */
+export const floorOfNonNegative = (x: number): number => {
+  if (!(x < WHOLE)) return x;
+  const nearest = x + WHOLE - WHOLE;
+  return nearest - +(nearest > x);
+};
+
+/**
+ * `Math.round(x)` for x > 0, NaN and +∞: the nearest whole number, and a half (the one case where rounding
+ * to even and rounding half up differ) taken up. Exact: x − nearest is a multiple of x's spacing no larger
+ * than ½, so it has no rounding error (no `floor(x + 0.5)` error at 0.49999999999999994), and it is ½
+ * exactly when it is ½ or more: `>=`, which compiles to fewer instructions than `===`. The comparison is
+ * added as a number, not branched on (it is random); see `floorBelowWhole` for why not Math.floor.
+ * A `const`, not a function declaration, which is a mutable binding: the compiled loops that inline
+ * `roundHalfAwayFromZero` loaded and checked it again on every rounding.
  */
 const roundHalfUp = (x: number): number => {
-  const fraction = x - Math.floor(x);
-  return Number.isNaN(fraction) ? x : x - fraction + +(fraction >= 0.5);
+  if (!(x < WHOLE)) return x;
+  const nearest = x + WHOLE - WHOLE;
+  return nearest + +(x - nearest >= 0.5);
 };
 
 /**

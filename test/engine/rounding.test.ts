@@ -1,5 +1,29 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatScore, roundHalfAwayFromZero } from '../../src/engine/rounding.js';
+import {
+  floorBelowWhole,
+  floorOfNonNegative,
+  formatScore,
+  roundHalfAwayFromZero,
+} from '../../src/engine/rounding.js';
+
+/** The largest double below x > 0. */
+function doubleBelow(x: number): number {
+  const bits = new BigUint64Array(new Float64Array([x]).buffer);
+  bits[0]! -= 1n;
+  return new Float64Array(bits.buffer)[0]!;
+}
+
+/**
+ * Non-negative doubles of every magnitude, with whole numbers, halves and the doubles just below them
+ * (where a floor or a rounding is most easily off by one) overweighted.
+ */
+const nonNegative = fc.oneof(
+  fc.double({ min: 0, noNaN: true }),
+  fc.integer({ min: 0, max: 2 ** 31 }).map((n) => n / 2),
+  fc.tuple(fc.integer({ min: 1, max: 1e8 }), fc.constantFrom(0, 0.5)).map(([n, at]) => doubleBelow(n + at)),
+  fc.double({ min: 2 ** 51, max: 2 ** 54, noNaN: true }),
+);
 
 describe('roundHalfAwayFromZero', () => {
   it.each([
@@ -34,6 +58,67 @@ describe('roundHalfAwayFromZero', () => {
   ])('rounds %d to the same double as Math.round of its magnitude, sign restored', (x) => {
     const expected = x < 0 ? -Math.round(-x) + 0 : Math.round(x);
     expect(Object.is(roundHalfAwayFromZero(x), expected)).toBe(true);
+  });
+});
+
+describe('floorOfNonNegative', () => {
+  it('property: any double ≥ 0 → the same double as Math.floor', () => {
+    fc.assert(
+      fc.property(nonNegative, (x) => Object.is(floorOfNonNegative(x), Math.floor(x))),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it.each([
+    [Number.NaN],
+    [Number.POSITIVE_INFINITY],
+    [Number.MIN_VALUE],
+    [0.49999999999999994],
+    [0.9999999999999999],
+    [2 ** 52 - 0.5],
+    [2 ** 52 - 1],
+    [2 ** 52 + 1],
+    [2 ** 53 + 2],
+  ])('unit: %d → the same double as Math.floor', (x) => {
+    expect(Object.is(floorOfNonNegative(x), Math.floor(x))).toBe(true);
+  });
+
+  it('unit: −0 → +0 (the floor the apportionment files for a quota of −0)', () => {
+    expect(Object.is(floorOfNonNegative(-0), 0)).toBe(true);
+  });
+});
+
+describe('floorBelowWhole', () => {
+  it('property: any double in [0, 2^52) → the same double as Math.floor', () => {
+    fc.assert(
+      fc.property(
+        nonNegative.filter((x) => x < 2 ** 52),
+        (x) => Object.is(floorBelowWhole(x), Math.floor(x)),
+      ),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it('unit: NaN → NaN (a NaN fraction stays NaN, and no scan chooses its key)', () => {
+    expect(floorBelowWhole(Number.NaN)).toBeNaN();
+  });
+});
+
+describe('roundHalfAwayFromZero over many values', () => {
+  it('property: any double → Math.round of its magnitude, sign restored', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          nonNegative,
+          nonNegative.map((x) => -x),
+        ),
+        (x) => {
+          const expected = x < 0 ? -Math.round(-x) + 0 : Math.round(x);
+          return Object.is(roundHalfAwayFromZero(x), expected);
+        },
+      ),
+      { numRuns: 20_000 },
+    );
   });
 });
 
