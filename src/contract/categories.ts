@@ -63,5 +63,15 @@ export const CATEGORY_INDEX: Readonly<Record<Category, number>> = Object.freeze(
 export const SAVINGS_INDEX = CATEGORY_INDEX.savings;
 export const OTHER_DEBT_INDEX = CATEGORY_INDEX.other_debt_payments;
 
+/**
+ * The spending categories are every category but savings and other debt payments, which the model derives
+ * rather than tabulates and the budget never fills: the first SPENDING_CATEGORY_COUNT, since those two
+ * come last, so that the engine's loops over the spending categories need no test for them.
+ */
+export const SPENDING_CATEGORY_COUNT = CATEGORY_COUNT - 2;
+if (SAVINGS_INDEX < SPENDING_CATEGORY_COUNT || OTHER_DEBT_INDEX < SPENDING_CATEGORY_COUNT) {
+  throw new Error('outlay: savings and other_debt_payments must be the last two categories');
+}
+
 /** A record with one value per category, e.g. a budget or a model in a response body. */
 export type CategoryRecord<T = number> = Record<Category, T>;

@@ -1,6 +1,6 @@
 import { CATEGORY_COUNT, CATEGORY_INDEX_BY_KEY, type Category } from '../contract/categories.js';
 import type { GivenBudget } from '../contract/schemas.js';
-import { roundHalfAwayFromZero } from './rounding.js';
+import { roundNonNegative } from './rounding.js';
 
 /**
  * Returns the reader of a validated request's fixed expenses into `amounts`/`isGiven` (CATEGORIES order):
@@ -24,7 +24,8 @@ export function givenBudgetReader(
   const set = new Int32Array(CATEGORY_COUNT);
   let setCount = 0;
   const indexOf = CATEGORY_INDEX_BY_KEY;
-  const round = roundHalfAwayFromZero;
+  // Given amounts are never negative: the contract validates them.
+  const round = roundNonNegative;
   return function readGivenBudget(budget: GivenBudget | undefined): number {
     for (let j = 0; j < setCount; j++) isGiven[set[j]!] = 0;
     setCount = 0;

@@ -37,8 +37,11 @@ export const floorOfNonNegative = (x: number): number => {
 };
 
 /**
- * `Math.round(x)` for x > 0, NaN and +∞: the nearest whole number, and a half (the one case where rounding
- * to even and rounding half up differ) taken up. Exact: x − nearest is a multiple of x's spacing no larger
+ * `Math.round(x)` for x ≥ 0, NaN and +∞ (−0 gives +0): the nearest whole number, and a half (the one case
+ * where rounding to even and rounding half up differ) taken up; for every x > 0 the same as
+ * `roundHalfAwayFromZero`, without its tests for the sign. The budget rounds with it the amounts that are
+ * never negative: the income and the given amounts (the contract validates them) and the model's amounts
+ * (`checkArtifact` checks the tables they come from). Exact: x − nearest is a multiple of x's spacing no larger
  * than ½, so it has no rounding error (no `floor(x + 0.5)` error at 0.49999999999999994), and it is ½
  * exactly when it is ½ or more: `>=`, which compiles to fewer instructions than `===`. The comparison is
  * added as a number, not branched on (it is random); see `floorBelowWhole` for why not Math.floor.
@@ -59,6 +62,12 @@ export function roundHalfAwayFromZero(x: number): number {
   if (x < 0) return -roundHalfUp(-x) + 0;
   return x === 0 ? x : roundHalfUp(x);
 }
+
+/**
+ * `roundHalfUp` for callers: an exported `const` is a binding that may still be uninitialised, which
+ * compiled code checks on every use, so this module's own functions call the unexported one.
+ */
+export const roundNonNegative = roundHalfUp;
 
 /** Scores are reported in tenths of a point from 0.0 to 100.0; their 1,001 strings are built once. */
 export const SCORE_TENTHS_MAX = 1000;

@@ -13,8 +13,8 @@ export interface Profile {
 
 /**
  * The behavioral (spending) model. `predict` writes the expected annual spending of households like this
- * one into `out` (length 38, CATEGORIES order), full precision, in the artifact's price year:
- * `savings` = max(0, net income − modeled spending), `other_debt_payments` = 0.
+ * one into `out` (length 38, CATEGORIES order), full precision, in the artifact's price year, never
+ * negative: `savings` = max(0, net income − modeled spending), `other_debt_payments` = 0.
  * It allocates nothing, so the batch job can call it millions of times per second.
  *
  * It returns the sum of the spending categories' amounts (every category but savings and other debt

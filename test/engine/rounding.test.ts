@@ -5,6 +5,7 @@ import {
   floorOfNonNegative,
   formatScore,
   roundHalfAwayFromZero,
+  roundNonNegative,
 } from '../../src/engine/rounding.js';
 
 /** The largest double below x > 0. */
@@ -85,6 +86,31 @@ describe('floorOfNonNegative', () => {
 
   it('unit: −0 → +0 (the floor the apportionment files for a quota of −0)', () => {
     expect(Object.is(floorOfNonNegative(-0), 0)).toBe(true);
+  });
+});
+
+describe('roundNonNegative', () => {
+  it('property: any double > 0 → the same double as roundHalfAwayFromZero (and Math.round)', () => {
+    fc.assert(
+      fc.property(
+        nonNegative.filter((x) => x > 0),
+        (x) =>
+          Object.is(roundNonNegative(x), roundHalfAwayFromZero(x)) &&
+          Object.is(roundNonNegative(x), Math.round(x)),
+      ),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it.each([
+    [0, 0],
+    [-0, 0],
+    [Number.NaN, Number.NaN],
+    [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY],
+    [0.49999999999999994, 0],
+    [2 ** 52 - 0.5, 2 ** 52],
+  ])('unit: %d → %d (−0 to +0, which the budget writes as 0 either way)', (x, expected) => {
+    expect(Object.is(roundNonNegative(x), expected)).toBe(true);
   });
 });
 

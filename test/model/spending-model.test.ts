@@ -148,6 +148,36 @@ describe('spending model artifact', () => {
   });
 });
 
+describe('model artifact check (checkArtifact)', () => {
+  let shipped: Record<string, unknown>;
+  beforeAll(async () => {
+    shipped = JSON.parse(await readFile(DEFAULT_MODEL_PATH, 'utf8'));
+  });
+  const withValue = (key: string, at: number, value: number) => {
+    const table = [...(shipped[key] as number[])];
+    table[at] = value;
+    return { ...shipped, [key]: table };
+  };
+
+  it.each([
+    ['income', 7, -0.01, /income\[7\] is -0\.01; it must be a finite number ≥ 0/],
+    ['region', 0, -1, /region\[0\] is -1; it must be a finite number ≥ 0/],
+    ['ownerByIncome', 3, 1.2, /ownerByIncome\[3\] is 1\.2; it must be a share from 0 to 1/],
+    ['rppComponent', 5, 5, /rppComponent\[5\] is 5; it must be a whole number from 0 to 4/],
+    ['rppComponent', 5, 1.5, /rppComponent\[5\] is 1\.5/],
+    ['age', 2, Number.NaN, /age\[2\] is NaN/],
+  ])('rejects %s[%i] = %d, naming the entry and its range', (key, at, value, message) => {
+    expect(() => checkArtifact(withValue(key, at, value))).toThrow(message);
+  });
+
+  it('accepts negative logit coefficients and elasticities, which have no range', () => {
+    const logit = withValue('ownerLogit', 0, -30);
+    expect(() =>
+      checkArtifact({ ...logit, rppElasticity: (shipped.rppElasticity as number[]).map(() => -0.5) }),
+    ).not.toThrow();
+  });
+});
+
 describe('spending model properties over generated profiles', () => {
   // A fixed linear congruential generator keeps the 100,000 profiles identical on every run.
   function* profiles(count: number): Generator<Profile> {

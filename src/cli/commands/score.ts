@@ -107,6 +107,13 @@ export const scoreCommand: CommandModule<object, ScoreArgs> = {
 async function runBatch(argv: ScoreArgs): Promise<number> {
   if (argv.input === undefined)
     throw new Error('score: name an input file (.csv, .arrow, or - for CSV on stdin)');
+  // The option is shared with the one-off commands; a batch's files are annual, and a period asked for
+  // and not applied would pass annual amounts off as monthly ones.
+  if (argv.period !== 'annual') {
+    throw new Error(
+      `score: --period ${argv.period} applies to one-off requests (--json or a .json file); a batch's budget and model amounts are annual`,
+    );
+  }
   const logger = pino({ level: argv['log-level'], base: { command: 'score' } }, pino.destination(2));
   const scoreKey = argv['score-key'];
   // Loaded here, not at the top: the main thread keeps only what the chosen engine needs in memory.

@@ -68,6 +68,14 @@ describe('outlay score (CLI)', () => {
     expect(await readdir(join(dir, 'out-1')).catch(() => [])).toEqual([]);
   });
 
+  it('contract: a batch file with --period monthly → exit 1, the option named, no output files', async () => {
+    const out = join(dir, 'out-period');
+    const run = await runCli(scoreArgs(out, '--period', 'monthly'));
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/--period monthly applies to one-off requests/);
+    expect(await readdir(out).catch(() => [])).toEqual([]);
+  });
+
   it('scenario: 1 and 3 workers and the main thread write byte-identical files', async () => {
     const runs = [];
     for (const workers of ['0', '1', '3']) {
