@@ -2,7 +2,7 @@
  * Fits the per-category Poisson pseudo-likelihood models and the tenure-mix logits on the 2014 households
  * (survey weights; zero-weight records, i.e. no month in 2014, drop out).
  */
-import { CATEGORIES } from '../../src/contract/categories.js';
+import { CATEGORIES, SPENDING_CATEGORY_COUNT } from '../../src/contract/categories.js';
 import { RPP_COMPONENTS } from '../../src/model/artifact.js';
 import type { SpendingCategory } from './ce-categories.js';
 import { COLUMNS, type DesignInput, designRow, incomeU, P } from './design.js';
@@ -10,7 +10,7 @@ import type { Household } from './extract-households.js';
 import { fitGlm } from './glm.js';
 import type { PriceComponent } from './published.js';
 
-export const SPENDING = CATEGORIES.slice(0, CATEGORIES.length - 2) as readonly SpendingCategory[];
+export const SPENDING = CATEGORIES.slice(0, SPENDING_CATEGORY_COUNT) as readonly SpendingCategory[];
 
 /** The RPP component each category's price response is keyed to (BEA's goods/services split). */
 export const PRICE_COMPONENT: Readonly<Record<SpendingCategory, PriceComponent>> = Object.fromEntries(

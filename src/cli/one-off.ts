@@ -31,7 +31,7 @@ export const oneOffOptions = {
     choices: PERIOD_NAMES,
     default: 'annual' as Period,
     describe:
-      'Express budget and model amounts per period (whole units, largest remainder); scores ignore it, and a batch file (outlay score) rejects any but annual',
+      'Express budget and model amounts per period (whole units, largest remainder); scores ignore it',
   },
   'score-key': {
     type: 'string',

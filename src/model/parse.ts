@@ -50,16 +50,7 @@ export function checkArtifact(json: unknown): ModelArtifact {
     ['compositionLogit', COMPOSITION_LOGIT_LENGTH, ANY],
     ['region', n * REGION_SLOTS.length, NON_NEGATIVE],
     ['area', n * AREA_SLOTS.length, NON_NEGATIVE],
-    [
-      'rppComponent',
-      n,
-      {
-        name: `a whole number from 0 to ${RPP_COMPONENTS.length - 1}`,
-        min: 0,
-        max: RPP_COMPONENTS.length - 1,
-        whole: true,
-      },
-    ],
+    ['rppComponent', n, COMPONENT_INDEX],
     ['rppElasticity', n, ANY],
   ];
   for (const [key, length, range] of tables) {
@@ -94,3 +85,9 @@ interface Range {
 const ANY: Range = { name: 'a finite number', min: Number.NEGATIVE_INFINITY, max: Number.POSITIVE_INFINITY };
 const NON_NEGATIVE: Range = { name: 'a finite number ≥ 0', min: 0, max: Number.POSITIVE_INFINITY };
 const SHARE: Range = { name: 'a share from 0 to 1', min: 0, max: 1 };
+const COMPONENT_INDEX: Range = {
+  name: `a whole number from 0 to ${RPP_COMPONENTS.length - 1}`,
+  min: 0,
+  max: RPP_COMPONENTS.length - 1,
+  whole: true,
+};

@@ -18,6 +18,11 @@ import { oneOffOptions, runOneOff } from '../one-off.js';
 
 const scoreOptions = {
   ...oneOffOptions,
+  period: {
+    ...oneOffOptions.period,
+    describe:
+      'One-off requests only, where scores ignore it; a batch file is annual and refuses any other period',
+  },
   out: { type: 'string', default: 'out', describe: 'Output directory' },
   format: { choices: ['csv', 'arrow'] as const, describe: "Scored file format (default: the input's)" },
   engine: {

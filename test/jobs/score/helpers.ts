@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import type { ScoreJobOptions } from '../../../jobs/score/job.js';
-import { CATEGORY_COUNT } from '../../../src/contract/categories.js';
+import { SPENDING_CATEGORY_COUNT } from '../../../src/contract/categories.js';
 import { HOUSEHOLD_TYPES } from '../../../src/contract/schemas.js';
 import { AREA_SLOTS, ARTIFACT_FORMAT, REGION_SLOTS, TENURE_CLASSES } from '../../../src/model/artifact.js';
 import { COMPOSITION_LOGIT_LENGTH } from '../../../src/model/composition.js';
@@ -20,7 +20,7 @@ export const tempDir = (label: string) => mkdtemp(join(tmpdir(), `outlay-${label
  * not the shipped artifact has been built, and their expected files do not move when it is rebuilt.
  */
 export async function writeTestArtifact(dir: string): Promise<string> {
-  const n = CATEGORY_COUNT - 2;
+  const n = SPENDING_CATEGORY_COUNT;
   const points = 12;
   const uMin = Math.log(5_000);
   const uStep = 0.35;
