@@ -20,6 +20,7 @@ import { parseBenchArgs } from './lib/args.js';
 import { type LoadResult, runLoad } from './lib/autocannon.js';
 import { formatHotFunctions } from './lib/cpu-profile.js';
 import { perSecond, ratio } from './lib/format.js';
+import { runOpenLoop } from './lib/open-loop.js';
 import { withScratch } from './lib/outlay.js';
 import { type Service, withCpuOf } from './lib/process.js';
 import { type Measurement, startFigure, type TargetCheck, writeResult } from './lib/result.js';
@@ -31,7 +32,7 @@ const args = parseBenchArgs({
   warmup: { full: 5, smoke: 1 },
   connections: { full: 50, smoke: 10 },
   rounds: { full: 12, smoke: 1 },
-  paced: { full: 5, smoke: 1 },
+  paced: { full: 15, smoke: 1 },
   processes: { full: 2, smoke: 1 },
 });
 const figureStart = startFigure();
@@ -48,6 +49,10 @@ interface Subject {
 
 interface Round extends LoadResult {
   readonly serverCpuUsPerRequest: number;
+  /** ms per second of the round that the server's event loop had work but waited for a CPU. */
+  readonly runQueueMsPerSecond: number;
+  /** The mean of those waits, µs: how long a request's turn was delayed each time. */
+  readonly runQueueUsPerWait: number;
 }
 
 const result = await withScratch('api', async (dir) => {
@@ -82,14 +87,13 @@ const result = await withScratch('api', async (dir) => {
   const subjectsNamed = (name: string) => subjects.filter((s) => s.name === name);
   const first = (name: string) => subjectsNamed(name)[0]!;
   const endpointNames = processes[0]!.endpoints.map((e) => e.name);
-  const load = (service: Service, path: string, durationSeconds: number, overallRate?: number) =>
+  const load = (service: Service, path: string, durationSeconds: number) =>
     runLoad({
       url: urlOf(service, path),
       body: REQUEST_BODY,
       headers,
       connections: args.connections,
       durationSeconds,
-      ...(overallRate === undefined ? {} : { overallRate }),
     });
 
   // This VM's CPU cost per request drifts by ±20 % over minutes, more than the target's margin, so one
@@ -108,10 +112,17 @@ const result = await withScratch('api', async (dir) => {
       for (let turn = 0; turn < subjects.length; turn++) {
         const subject = subjects[(round + turn) % subjects.length]!;
         const service = serviceOf(subject);
-        const { result: measured, cpuMs } = await withCpuOf(service.pid, () =>
-          load(service, subject.path, args.duration),
-        );
-        rounds.get(subject)!.push({ ...measured, serverCpuUsPerRequest: (cpuMs * 1000) / measured.requests });
+        const {
+          result: measured,
+          cpuMs,
+          runQueue,
+        } = await withCpuOf(service.pid, () => load(service, subject.path, args.duration));
+        rounds.get(subject)!.push({
+          ...measured,
+          serverCpuUsPerRequest: (cpuMs * 1000) / measured.requests,
+          runQueueMsPerSecond: runQueue.waitMs / args.duration,
+          runQueueUsPerWait: (runQueue.waitMs * 1000) / runQueue.timesScheduled,
+        });
       }
     }
   } finally {
@@ -127,6 +138,8 @@ const result = await withScratch('api', async (dir) => {
       p99: median(results.map((r) => r.p99Ms)),
       failures: results.reduce((sum, r) => sum + r.failures, 0),
       cpuUs: median(results.map((r) => r.serverCpuUsPerRequest)),
+      runQueueMsPerSecond: median(results.map((r) => r.runQueueMsPerSecond)),
+      runQueueUsPerWait: median(results.map((r) => r.runQueueUsPerWait)),
     };
   };
   /** `ratioOf` each round of a row's subjects and each of their references' rounds beside it. */
@@ -175,22 +188,40 @@ const result = await withScratch('api', async (dir) => {
       },
       { name: `${name}: latency p50`, value: s.p50, unit: 'ms' },
       { name: `${name}: latency p99`, value: s.p99, unit: 'ms' },
+      {
+        name: `${name}: event loop waiting for a CPU`,
+        value: s.runQueueMsPerSecond,
+        unit: 'ms/s',
+        detail: `${s.runQueueUsPerWait.toFixed(0)} µs per wait (the server's main thread, /proc/<pid>/schedstat)`,
+      },
     ];
   });
   // Saturated, 50 connections queue at the server, so p99 mostly measures the queue (Little's law:
-  // 50 / throughput on average). Fresh servers at half the ceiling's rate show the latency of a request
-  // that does not wait behind 49 others.
+  // 50 / throughput on average). Fresh servers at half the ceiling's rate, sent evenly whatever the answers
+  // (open loop), show the latency of a request that does not wait behind 49 others.
   const halfRate = ceiling.rps / 2;
   for (const subject of names.map(first)) {
     const service = await subject.start([]);
     try {
       await load(service, subject.path, args.warmup);
-      const paced = await load(service, subject.path, args.paced, halfRate);
+      const { result: paced, runQueue } = await withCpuOf(service.pid, () =>
+        runOpenLoop({
+          url: urlOf(service, subject.path),
+          body: REQUEST_BODY,
+          headers,
+          connections: args.connections,
+          durationSeconds: args.paced,
+          requestsPerSecond: halfRate,
+        }),
+      );
       measurements.push({
-        name: `${subject.name}: latency p99 at ${perSecond(halfRate)} (half the ceiling)`,
+        name: `${subject.name}: latency p99 at ${perSecond(halfRate)} (half the ceiling, open loop)`,
         value: paced.p99Ms,
         unit: 'ms',
-        detail: `p50 ${paced.p50Ms} ms; ${paced.failures} failed requests`,
+        detail:
+          `p50 ${paced.p50Ms.toFixed(2)} ms, max ${paced.maxMs.toFixed(1)} ms, from when each request was due ` +
+          `(the generator's own lag p99 ${paced.sendLagP99Ms.toFixed(2)} ms); ${perSecond(paced.requestsPerSecond)} sent; ` +
+          `event loop waiting for a CPU ${(runQueue.waitMs / args.paced).toFixed(0)} ms/s; ${paced.failures} failed requests`,
       });
     } finally {
       await service.stop();

@@ -1,6 +1,8 @@
 /**
  * Load generation with autocannon's CLI in a separate process, so the load generator never shares an event
- * loop with the server under test (on this 2-core machine they still share the CPUs).
+ * loop with the server under test (on this 2-core machine they still share the CPUs). Every connection
+ * sends its next request as soon as the previous one is answered (closed loop), which saturates the server;
+ * paced load is open-loop.ts's.
  */
 import { AUTOCANNON_BIN } from './paths.js';
 import { runChecked } from './process.js';
@@ -11,11 +13,6 @@ export interface LoadSpec {
   readonly headers: Readonly<Record<string, string>>;
   readonly connections: number;
   readonly durationSeconds: number;
-  /**
-   * Requests per second over all connections; absent, every connection sends its next request as soon as
-   * the previous one is answered (closed loop), which saturates the server.
-   */
-  readonly overallRate?: number;
 }
 
 export interface LoadResult {
@@ -53,7 +50,6 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
     ...headerArgs,
     '--body',
     spec.body,
-    ...(spec.overallRate === undefined ? [] : ['--overallRate', String(Math.round(spec.overallRate))]),
     spec.url,
   ];
   const { stdout, cpuMs } = await runChecked(process.execPath, args);

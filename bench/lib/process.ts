@@ -131,14 +131,38 @@ export async function processCpuMs(pid: number): Promise<number> {
   return (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
 }
 
-/** Runs `work` and returns its result with the CPU time, ms, that process `pid` used meanwhile. */
+/**
+ * The scheduler's account of a process's main thread, which runs its event loop (/proc/<pid>/schedstat,
+ * Linux): time it was runnable but waited for a CPU, and how many times it was put on one.
+ */
+export interface RunQueueWait {
+  readonly waitMs: number;
+  readonly timesScheduled: number;
+}
+
+async function mainThreadRunQueue(pid: number): Promise<RunQueueWait> {
+  const [, waitNs, timesScheduled] = (await readFile(`/proc/${pid}/schedstat`, 'utf8'))
+    .split(' ')
+    .map(Number);
+  return { waitMs: waitNs! / 1e6, timesScheduled: timesScheduled! };
+}
+
+/**
+ * Runs `work` and returns its result with the CPU time, ms, that process `pid` used meanwhile, and how long
+ * its event loop's thread waited for a CPU while it had work.
+ */
 export async function withCpuOf<T>(
   pid: number,
   work: () => Promise<T>,
-): Promise<{ result: T; cpuMs: number }> {
-  const before = await processCpuMs(pid);
+): Promise<{ result: T; cpuMs: number; runQueue: RunQueueWait }> {
+  const [before, queueBefore] = await Promise.all([processCpuMs(pid), mainThreadRunQueue(pid)]);
   const result = await work();
-  return { result, cpuMs: (await processCpuMs(pid)) - before };
+  const [after, queueAfter] = await Promise.all([processCpuMs(pid), mainThreadRunQueue(pid)]);
+  const runQueue = {
+    waitMs: queueAfter.waitMs - queueBefore.waitMs,
+    timesScheduled: queueAfter.timesScheduled - queueBefore.timesScheduled,
+  };
+  return { result, cpuMs: after - before, runQueue };
 }
 
 export async function freePort(): Promise<number> {
