@@ -200,6 +200,7 @@ const result = await withScratch('api', async (dir) => {
   // 50 / throughput on average). Fresh servers at half the ceiling's rate, sent evenly whatever the answers
   // (open loop), show the latency of a request that does not wait behind 49 others.
   const halfRate = ceiling.rps / 2;
+  const pacedP99Ms = new Map<string, number>();
   for (const subject of names.map(first)) {
     const service = await subject.start([]);
     try {
@@ -214,13 +215,15 @@ const result = await withScratch('api', async (dir) => {
           requestsPerSecond: halfRate,
         }),
       );
+      pacedP99Ms.set(subject.name, paced.p99Ms);
       measurements.push({
         name: `${subject.name}: latency p99 at ${perSecond(halfRate)} (half the ceiling, open loop)`,
         value: paced.p99Ms,
         unit: 'ms',
         detail:
           `p50 ${paced.p50Ms.toFixed(2)} ms, max ${paced.maxMs.toFixed(1)} ms, from when each request was due ` +
-          `(the generator's own lag p99 ${paced.sendLagP99Ms.toFixed(2)} ms); ${perSecond(paced.requestsPerSecond)} sent; ` +
+          `(the generator's own lag p99 ${paced.sendLagP99Ms.toFixed(2)} ms; p99 from when sent ${paced.p99FromSendMs.toFixed(2)} ms); ` +
+          `${perSecond(paced.requestsPerSecond)} sent; ` +
           `event loop waiting for a CPU ${(runQueue.waitMs / args.paced).toFixed(0)} ms/s; ${paced.failures} failed requests`,
       });
     } finally {
@@ -253,7 +256,8 @@ const result = await withScratch('api', async (dir) => {
       {
         name: `${subject.name}: p99 latency`,
         target: `≤ ${P99_LIMIT_MS} ms`,
-        measured: `${s.p99} ms`,
+        // The target is judged on the saturated rounds; the paced reading is shown beside it.
+        measured: `${s.p99} ms (saturated; ${pacedP99Ms.get(name)!.toFixed(1)} ms in an open loop at half the ceiling's rate)`,
         met: latencyMet,
       },
     );

@@ -17,6 +17,8 @@ export interface OpenLoopResult {
   readonly maxMs: number;
   /** How late the generator itself sent its requests (p99): its share of the latencies above. */
   readonly sendLagP99Ms: number;
+  /** p99 from when each request was sent: the server's and the network's part, the generator's left out. */
+  readonly p99FromSendMs: number;
   /** Answers other than 200 and failed requests: a valid run has none. */
   readonly failures: number;
 }

@@ -10,7 +10,7 @@ import { runOpenLoop } from '../../bench/lib/open-loop.js';
 
 const STALL_MS = 200;
 const RATE = 500;
-// The generator's first second warms it up unmeasured; the stall comes in the middle of the measured one.
+// The generator's first RATE requests warm it up, unmeasured; the stall comes in the middle of the measured second.
 const STALL_AT = RATE + RATE / 2;
 let server: Server | undefined;
 
