@@ -15,6 +15,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool } from 'undici';
 import type { OpenLoopResult, OpenLoopSpec } from '../lib/open-loop.js';
+import { quantileOfSorted } from '../lib/stats.js';
 
 const spec = JSON.parse(process.argv[2] ?? '') as OpenLoopSpec;
 const url = new URL(spec.url);
@@ -66,19 +67,17 @@ await Promise.all(inFlight);
 const wallSeconds = (performance.now() - start) / 1000;
 await pool.close();
 
-const quantile = (sorted: Float64Array, q: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 const sorted = latencies.slice().sort();
 const sortedLags = sendLags.slice().sort();
 const sortedFromSend = latencies.map((latency, i) => latency - sendLags[i]!).sort();
 const result: OpenLoopResult = {
   requests: total,
   requestsPerSecond: total / wallSeconds,
-  p50Ms: quantile(sorted, 0.5),
-  p99Ms: quantile(sorted, 0.99),
+  p50Ms: quantileOfSorted(sorted, 0.5),
+  p99Ms: quantileOfSorted(sorted, 0.99),
   maxMs: sorted[sorted.length - 1]!,
-  sendLagP99Ms: quantile(sortedLags, 0.99),
-  p99FromSendMs: quantile(sortedFromSend, 0.99),
+  sendLagP99Ms: quantileOfSorted(sortedLags, 0.99),
+  p99FromSendMs: quantileOfSorted(sortedFromSend, 0.99),
   failures,
 };
 process.stdout.write(`${JSON.stringify(result)}\n`);
