@@ -34,10 +34,16 @@ interface AutocannonJson {
   timeouts: number;
 }
 
+/** The headers every load sends: its bodies are JSON, plus the spec's own (the API key). */
+export function requestHeadersOf(spec: LoadSpec): Record<string, string> {
+  return { 'content-type': 'application/json', ...spec.headers };
+}
+
 export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
-  const headerArgs = Object.entries({ 'content-type': 'application/json', ...spec.headers }).flatMap(
-    ([name, value]) => ['-H', `${name}=${value}`],
-  );
+  const headerArgs = Object.entries(requestHeadersOf(spec)).flatMap(([name, value]) => [
+    '-H',
+    `${name}=${value}`,
+  ]);
   const args = [
     AUTOCANNON_BIN,
     '--json',

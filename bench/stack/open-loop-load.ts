@@ -14,13 +14,14 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool } from 'undici';
+import { requestHeadersOf } from '../lib/autocannon.js';
 import type { OpenLoopResult, OpenLoopSpec } from '../lib/open-loop.js';
 import { quantileOfSorted } from '../lib/stats.js';
 
 const spec = JSON.parse(process.argv[2] ?? '') as OpenLoopSpec;
 const url = new URL(spec.url);
 const pool = new Pool(url.origin, { connections: spec.connections, pipelining: 1 });
-const headers = { 'content-type': 'application/json', ...spec.headers };
+const headers = requestHeadersOf(spec);
 const intervalMs = 1000 / spec.requestsPerSecond;
 const total = Math.round(spec.requestsPerSecond * spec.durationSeconds);
 const latencies = new Float64Array(total);
