@@ -2,7 +2,7 @@
  * Runs the reliability suites (test/reliability/) one file at a time, so the load figures are not shared
  * with other suites, and writes their figures to docs/reliability.md. Exits with the suites' status.
  *
- *   npm run build && node dist/bench/reliability/report.js [--doc FILE]
+ *   npm run build:bench && node dist/bench/reliability/report.js [--doc FILE]
  *
  * OUTLAY_RELIABILITY_LOAD_SECONDS sets the sustained load phase (60 s here unless set).
  */
