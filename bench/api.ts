@@ -24,6 +24,7 @@ import { runOpenLoop } from './lib/open-loop.js';
 import { withScratch } from './lib/outlay.js';
 import { type Service, withCpuOf } from './lib/process.js';
 import { type Measurement, startFigure, type TargetCheck, writeResult } from './lib/result.js';
+import { type SaturatedReading, saturatedP99Explanation } from './lib/saturated-p99.js';
 import { median } from './lib/stats.js';
 import { CONSTANT_ROUTE } from './stack/constant-budget.js';
 
@@ -65,7 +66,7 @@ const result = await withScratch('api', async (dir) => {
     start: startCeilingServer,
   };
   // The same code ran 10–14 % faster or slower per request in one process than in another started beside
-  // it, in either direction (bench/analysis/api.md), more than the target's margin. So each Outlay process
+  // it, in either direction (bench/NOTES.md), more than the target's margin. So each Outlay process
   // serves the ceiling route and both endpoints, every endpoint is compared with the ceiling of its own
   // process, and several processes are pooled.
   const processes = Array.from({ length: args.processes }, () => {
@@ -231,6 +232,17 @@ const result = await withScratch('api', async (dir) => {
     }
   }
   const targets: TargetCheck[] = [];
+  const reading = (name: string): SaturatedReading => {
+    const s = summary(name);
+    return { name, requestsPerSecond: s.rps, p99Ms: s.p99, pacedP99Ms: pacedP99Ms.get(name)! };
+  };
+  const p99Explanation = saturatedP99Explanation({
+    limitMs: P99_LIMIT_MS,
+    connections: args.connections,
+    cores: availableParallelism(),
+    endpoints: endpointNames.map(reading),
+    references: [ceilingName, fastifySubject.name].map(reading),
+  });
   const notes = [
     `Server and autocannon share this machine's ${availableParallelism()} cores, so both throughputs are ` +
       'lower than on separate machines; the ratio to the ceiling, measured the same way, is what compares. ' +
@@ -259,6 +271,7 @@ const result = await withScratch('api', async (dir) => {
         // The target is judged on the saturated rounds; the paced reading is shown beside it.
         measured: `${s.p99} ms (saturated; ${pacedP99Ms.get(name)!.toFixed(1)} ms in an open loop at half the ceiling's rate)`,
         met: latencyMet,
+        ...(latencyMet ? {} : { explanation: p99Explanation }),
       },
     );
     if (!args.smoke && (args.profile || !throughputMet || !latencyMet)) {

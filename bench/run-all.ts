@@ -7,11 +7,9 @@
  * is written only from figures measured on the container image's Node major (lib/runtime.ts).
  */
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { PACKAGE_ROOT } from '../src/paths.js';
-import { describeMachine } from './lib/machine.js';
 import { BENCHMARKS_DOC, benchScript, DEFAULT_RESULTS_DIR } from './lib/paths.js';
 import { runChecked } from './lib/process.js';
 import { renderBenchmarks } from './lib/render.js';
@@ -63,21 +61,13 @@ if (!values['render-only']) {
 }
 
 // The document always shows every figure that has a result, so figures can be re-run one at a time.
-const figures = [];
+const results = [];
 for (const figure of FIGURES) {
-  if (!existsSync(join(resultsDir, `${figure}.json`))) continue;
-  const analysisFile = join(PACKAGE_ROOT, 'bench', 'analysis', `${figure}.md`);
-  const analysis = existsSync(analysisFile) ? await readFile(analysisFile, 'utf8') : undefined;
-  figures.push({ result: await readResult(resultsDir, figure), analysis });
+  if (existsSync(join(resultsDir, `${figure}.json`))) results.push(await readResult(resultsDir, figure));
 }
-const problems = publishing
-  ? publishedRuntimeProblems(
-      figures.map(({ result }) => result),
-      shippedMajor,
-    )
-  : [];
+const problems = publishing ? publishedRuntimeProblems(results, shippedMajor) : [];
 if (problems.length > 0) {
   throw new Error(`bench: docs/benchmarks.md not written:\n  ${problems.join('\n  ')}\n${howToPublish}`);
 }
-await writeFile(doc, renderBenchmarks(describeMachine(), figures));
+await writeFile(doc, renderBenchmarks(results));
 process.stderr.write(`bench: wrote ${doc}\n`);

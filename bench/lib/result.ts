@@ -5,6 +5,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
+import { describeMachine, type Machine } from './machine.js';
 import { speedReferenceNs } from './speed-reference.js';
 
 /** Every figure, in the order run-all runs and documents them; each is bench/<figure>.ts. */
@@ -19,10 +20,12 @@ export interface Measurement {
 
 export interface TargetCheck {
   readonly name: string;
-  /** The target as the issue states it, e.g. "≤ 1.3 × floor". */
+  /** The goal, e.g. "≤ 1.30× floor". */
   readonly target: string;
   readonly measured: string;
   readonly met: boolean;
+  /** For an unmet target: what limits it, from this run's own figures, for the document's readers. */
+  readonly explanation?: string;
 }
 
 export interface FigureResult {
@@ -38,18 +41,17 @@ export interface FigureResult {
   readonly loadAverage: readonly [number, number];
   /**
    * The machine's speed when the figure started and ended (speed-reference.ts, CPU ns per pass): on a VM
-   * whose speed drifts, figures compare only at similar readings. Absent from results written before it.
+   * whose speed drifts, figures compare only at similar readings.
    */
-  readonly speedReference?: readonly [number, number];
-  /**
-   * The Node.js version the figure ran on (process.version): the published figures are the shipped
-   * runtime's (runtime.ts). Absent from results written before it, which cannot be published.
-   */
-  readonly node?: string;
+  readonly speedReference: readonly [number, number];
+  /** The Node.js version the figure ran on (process.version): published figures are the shipped runtime's (runtime.ts). */
+  readonly node: string;
+  /** The machine the figure ran on, which need not be the one that renders the document. */
+  readonly machine: Machine;
   readonly parameters: Readonly<Record<string, string | number>>;
   readonly measurements: readonly Measurement[];
   readonly targets: readonly TargetCheck[];
-  /** What limits an unmet target, profile summaries, caveats about the machine. */
+  /** How the figure is measured (one line each), and CPU profile summaries (several lines each). */
   readonly notes: readonly string[];
 }
 
@@ -74,7 +76,7 @@ export function startFigure(): FigureStart {
 export async function writeResult(
   dir: string,
   start: FigureStart,
-  report: Omit<FigureResult, 'startedAt' | 'loadAverage' | 'speedReference' | 'node'>,
+  report: Omit<FigureResult, 'startedAt' | 'loadAverage' | 'speedReference' | 'node' | 'machine'>,
 ): Promise<string> {
   const result: FigureResult = {
     ...report,
@@ -82,6 +84,7 @@ export async function writeResult(
     loadAverage: [start.loadAtStart, loadavg()[0]!],
     speedReference: [start.speedAtStart, speedReferenceNs()],
     node: process.version,
+    machine: describeMachine(),
   };
   await mkdir(dir, { recursive: true });
   const path = resultPath(dir, result.figure);

@@ -2,7 +2,7 @@
  * The Node.js that the published figures are measured on: the one the product ships on, the major of the
  * container image (deploy/Dockerfile, `FROM node:<major>-slim`), which `npm run bench` runs with
  * `npx node@<major>`. Node's majors differ in speed by more than most changes to the code: on the same
- * machine state, the engine's evaluation took 0.65 of Node 20's CPU on Node 22 (bench/analysis/engine.md),
+ * machine state, the engine's evaluation took 0.65 of Node 20's CPU on Node 22 (bench/NOTES.md),
  * so a figure measured on another major says little about the runtime users deploy.
  */
 import { readFileSync } from 'node:fs';

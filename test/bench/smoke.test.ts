@@ -57,7 +57,7 @@ describe('benchmarks in --smoke mode', () => {
     },
   );
 
-  it('run-all renders the document from the results, beside them', async () => {
+  it('run-all renders the short document from the results, beside them: targets, machine, how to reproduce, one table per figure', async () => {
     await run(process.execPath, [
       benchScript('run-all'),
       '--smoke',
@@ -69,7 +69,9 @@ describe('benchmarks in --smoke mode', () => {
     expect(doc).toContain('## Machine');
     expect(doc).toContain(`| Node.js | ${process.version} |`);
     for (const figure of FIGURES) expect(doc).toMatch(new RegExp(`^\\| ${figure} \\|`, 'm'));
+    expect(doc).toContain('## Reproduce');
     expect(doc).toContain('smoke run');
+    expect(doc.split('\n').length).toBeLessThan(250);
   });
 
   it('run-all refuses to write the committed docs/benchmarks.md from a result of another Node major, naming it, and leaves the document as it was', async () => {
