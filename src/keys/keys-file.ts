@@ -1,10 +1,12 @@
 /**
  * The keys file: one JSON document listing every key by id with its SHA-256 hash, scopes, rate limit and
- * lifetime. It never holds a key. Written atomically (temporary file + rename) with mode 0600.
+ * lifetime. It never holds a key. Written atomically (temporary file + fsync + rename + fsync of the
+ * directory) with mode 0600. The same records, one per key, make up the Redis store (redis-keys.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { syncDirectory } from '../io/output-file.js';
 import Type, { Compile, type Static } from '../vendor/typebox.js';
 
 export const SCOPES = ['budgets', 'scores', 'models'] as const;
@@ -23,6 +25,8 @@ export const StoredKey = Type.Object(
     created: IsoTimestamp,
     expires: Type.Union([IsoTimestamp, Type.Null()]),
     revoked: Type.Union([IsoTimestamp, Type.Null()]),
+    /** When the `expired` audit event was written (see manage-keys.ts); absent until then. */
+    expiryAudited: Type.Optional(IsoTimestamp),
   },
   { additionalProperties: false },
 );
@@ -39,6 +43,17 @@ const compiledKeysFile = Compile(KeysFile);
 
 export const emptyKeysFile = (): KeysFile => ({ version: 1, keys: [] });
 
+/** Check a parsed key list; the error names `source` and the first offending field. */
+export function checkKeysFile(value: unknown, source: string): KeysFile {
+  if (!compiledKeysFile.Check(value)) {
+    const [first] = compiledKeysFile.Errors(value);
+    throw new Error(
+      `${source} is invalid at '${first?.instancePath ?? ''}': ${first?.message ?? 'unknown error'}`,
+    );
+  }
+  return value as KeysFile;
+}
+
 /** Parse and check a keys file's text; the error names the first offending field. */
 export function parseKeysFile(text: string, path: string): KeysFile {
   let parsed: unknown;
@@ -47,13 +62,7 @@ export function parseKeysFile(text: string, path: string): KeysFile {
   } catch (error) {
     throw new Error(`keys file ${path} is not valid JSON: ${(error as Error).message}`);
   }
-  if (!compiledKeysFile.Check(parsed)) {
-    const [first] = compiledKeysFile.Errors(parsed);
-    throw new Error(
-      `keys file ${path} is invalid at '${first?.instancePath ?? ''}': ${first?.message ?? 'unknown error'}`,
-    );
-  }
-  return parsed as KeysFile;
+  return checkKeysFile(parsed, `keys file ${path}`);
 }
 
 export async function readKeysFile(path: string): Promise<KeysFile> {
@@ -70,14 +79,24 @@ export async function readKeysFileOrEmpty(path: string): Promise<KeysFile> {
   }
 }
 
-/** Replace the file in one rename so a reloading server never sees a half-written file. */
-export async function writeKeysFile(path: string, file: KeysFile): Promise<void> {
+/**
+ * Replace the file in one rename so a reloading server never sees a half-written file. `beforeReplace`
+ * runs once the new contents are on disk and before they take effect (the audit log is written there, so
+ * no change is ever in force without its audit line).
+ */
+export async function writeKeysFile(
+  path: string,
+  file: KeysFile,
+  beforeReplace: () => Promise<void> = async () => {},
+): Promise<void> {
   const temporary = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
   try {
     await writeFile(temporary, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600, flush: true });
+    await beforeReplace();
     await rename(temporary, path);
   } catch (error) {
     await rm(temporary, { force: true });
     throw error;
   }
+  await syncDirectory(dirname(path));
 }

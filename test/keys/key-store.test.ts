@@ -6,6 +6,7 @@ import { generateApiKey } from '../../src/keys/api-key.js';
 import { type KeyStore, openKeyStore } from '../../src/keys/key-store.js';
 import { createKey, revokeKey } from '../../src/keys/manage-keys.js';
 import { captureLogs } from '../server/helpers.js';
+import { eventually } from './eventually.js';
 
 let keysFile: string;
 let store: KeyStore | undefined;
@@ -13,19 +14,6 @@ beforeEach(async () => {
   keysFile = join(await mkdtemp(join(tmpdir(), 'outlay-store-')), 'keys.json');
 });
 afterEach(() => store?.close());
-
-async function eventually(check: () => void, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      check();
-      return;
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
-}
 
 describe('openKeyStore authenticate', () => {
   it('when presented a known, unexpired, unrevoked key, returns its id, scopes and limit', async () => {

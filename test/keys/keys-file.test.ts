@@ -29,7 +29,7 @@ describe('createKey', () => {
     expect(record).not.toHaveProperty('sha256');
   });
 
-  it('when keys are added, keeps the earlier ones and leaves no temporary file behind', async () => {
+  it('when keys are added, keeps the earlier ones and leaves no temporary or lock file behind', async () => {
     await createKey(keysFile, { scopes: ['budgets'] });
     await createKey(keysFile, {
       scopes: ['models'],
@@ -39,15 +39,15 @@ describe('createKey', () => {
     const keys = await listKeys(keysFile);
     expect(keys.map((key) => key.scopes)).toEqual([['budgets'], ['models']]);
     expect(keys[1]).toMatchObject({ rateLimit: 10, expires: '2099-01-01T00:00:00.000Z' });
-    expect(await readdir(dir)).toEqual(['keys.json']);
+    expect((await readdir(dir)).sort()).toEqual(['keys.json', 'keys.json.audit.log']);
   });
 });
 
 describe('revokeKey', () => {
   it('when the id exists, marks it revoked and keeps the first revocation date on a repeat', async () => {
     const { record } = await createKey(keysFile, { scopes: ['budgets'] });
-    const first = await revokeKey(keysFile, record.id, new Date('2030-01-01T00:00:00Z'));
-    const again = await revokeKey(keysFile, record.id, new Date('2031-01-01T00:00:00Z'));
+    const first = await revokeKey(keysFile, record.id, { now: new Date('2030-01-01T00:00:00Z') });
+    const again = await revokeKey(keysFile, record.id, { now: new Date('2031-01-01T00:00:00Z') });
     expect(first.revoked).toBe('2030-01-01T00:00:00.000Z');
     expect(again.revoked).toBe('2030-01-01T00:00:00.000Z');
   });

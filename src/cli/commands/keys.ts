@@ -1,25 +1,75 @@
 /**
- * `outlay keys create|list|revoke`: manage the API keys file. `create` prints the new key on stdout, once;
- * only its SHA-256 hash is stored. The keys file may also be named by OUTLAY_KEYS_FILE.
+ * `outlay keys create|list|revoke`: manage the API keys, in a keys file (--keys, or OUTLAY_KEYS_FILE) or in
+ * Redis (--redis-url, or OUTLAY_REDIS_URL). `create` prints the new key on stdout, once; only its SHA-256
+ * hash is stored. Every change is atomic against other `outlay keys` runs and is audited (docs/keys.md).
  */
 import type { Argv, CommandModule } from 'yargs';
+import {
+  type KeyStoreLocation,
+  type KeyStoreWriter,
+  openKeyStoreWriter,
+} from '../../keys/key-store-writer.js';
 import { SCOPES, type Scope } from '../../keys/keys-file.js';
-import { createKey, type KeySummary, listKeys, revokeKey } from '../../keys/manage-keys.js';
+import {
+  type ChangeContext,
+  createKey,
+  type KeySummary,
+  listKeys,
+  revokeKey,
+} from '../../keys/manage-keys.js';
 
 interface KeysArgs {
   keys?: string;
+  'redis-url'?: string;
+  actor?: string;
 }
 
-const keysFileOption = (yargs: Argv) =>
-  yargs.option('keys', {
-    type: 'string',
-    describe: 'Keys file [env OUTLAY_KEYS_FILE]',
-    default: process.env.OUTLAY_KEYS_FILE,
-  });
+const storeOptions = (yargs: Argv) =>
+  yargs
+    .option('keys', {
+      type: 'string',
+      describe: 'Keys file [env OUTLAY_KEYS_FILE]',
+      default: process.env.OUTLAY_KEYS_FILE,
+    })
+    .option('redis-url', {
+      type: 'string',
+      describe: 'Redis key store shared by several servers, instead of a keys file [env OUTLAY_REDIS_URL]',
+      default: process.env.OUTLAY_REDIS_URL,
+    })
+    .option('actor', {
+      type: 'string',
+      describe: 'Who is making the change, for the audit log (default: your user name)',
+    });
 
-function keysFileOf(args: KeysArgs): string {
-  if (args.keys === undefined) throw new Error('--keys FILE (or OUTLAY_KEYS_FILE) is required');
-  return args.keys;
+/** An empty value (e.g. OUTLAY_KEYS_FILE=) counts as not given. */
+const given = (value: string | undefined): value is string => value !== undefined && value !== '';
+
+function locationOf(args: KeysArgs): KeyStoreLocation {
+  const path = args.keys;
+  const redisUrl = args['redis-url'];
+  if (given(path) && given(redisUrl))
+    throw new Error(
+      '--keys and --redis-url name two key stores; give one (check OUTLAY_KEYS_FILE/OUTLAY_REDIS_URL)',
+    );
+  if (given(path)) return { path };
+  if (given(redisUrl)) return { redisUrl };
+  throw new Error('--keys FILE or --redis-url URL (or OUTLAY_KEYS_FILE / OUTLAY_REDIS_URL) is required');
+}
+
+function contextOf(args: KeysArgs): ChangeContext {
+  if (args.actor === undefined) return {};
+  if (args.actor.trim() === '') throw new Error('--actor must not be empty');
+  return { actor: args.actor };
+}
+
+/** Opens the store the arguments name for one command, and closes it after. */
+async function withStore<T>(args: KeysArgs, use: (store: KeyStoreWriter) => Promise<T>): Promise<T> {
+  const store = await openKeyStoreWriter(locationOf(args));
+  try {
+    return await use(store);
+  } finally {
+    await store.close();
+  }
 }
 
 function parseScopes(value: string): Scope[] {
@@ -52,7 +102,7 @@ const createCommand: CommandModule<
   command: 'create',
   describe: 'Create a key and print it (once)',
   builder: (yargs) =>
-    keysFileOption(yargs)
+    storeOptions(yargs)
       .option('scopes', {
         type: 'string',
         demandOption: true,
@@ -62,16 +112,20 @@ const createCommand: CommandModule<
       .option('expires', { type: 'string', describe: 'Expiry date or timestamp (ISO 8601)' })
       .option('rate-limit', { type: 'number', describe: "Requests per minute (default: the server's)" }),
   handler: async (args) => {
-    const keysFile = keysFileOf(args);
-    const { key, record } = await createKey(keysFile, {
+    const options = {
+      ...contextOf(args),
       scopes: parseScopes(args.scopes),
       ...(args.name === undefined ? {} : { name: args.name }),
       ...(args.expires === undefined ? {} : { expires: parseExpiry(args.expires) }),
       ...(args['rate-limit'] === undefined ? {} : { rateLimit: parseRateLimit(args['rate-limit']) }),
-    });
+    };
+    const { key, record, where } = await withStore(args, async (store) => ({
+      ...(await createKey(store, options)),
+      where: store.description,
+    }));
     process.stdout.write(`${key}\n`);
     process.stderr.write(
-      `Created ${record.id} (${record.scopes.join(', ')}) in ${keysFile}. ` +
+      `Created ${record.id} (${record.scopes.join(', ')}) in ${where}. ` +
         'Store the key now: only its hash is kept, it cannot be shown again.\n',
     );
   },
@@ -104,9 +158,10 @@ const listCommand: CommandModule<KeysArgs, KeysArgs & { json: boolean }> = {
   command: 'list',
   describe: 'List keys (never the keys themselves)',
   builder: (yargs) =>
-    keysFileOption(yargs).option('json', { type: 'boolean', default: false, describe: 'JSON output' }),
+    storeOptions(yargs).option('json', { type: 'boolean', default: false, describe: 'JSON output' }),
   handler: async (args) => {
-    const keys = await listKeys(keysFileOf(args));
+    const context = contextOf(args);
+    const keys = await withStore(args, (store) => listKeys(store, context));
     process.stdout.write(args.json ? `${JSON.stringify(keys, null, 2)}\n` : `${table(keys)}\n`);
   },
 };
@@ -114,9 +169,10 @@ const listCommand: CommandModule<KeysArgs, KeysArgs & { json: boolean }> = {
 const revokeCommand: CommandModule<KeysArgs, KeysArgs & { id: string }> = {
   command: 'revoke <id>',
   describe: 'Revoke a key by id (running servers stop accepting it within seconds)',
-  builder: (yargs) => keysFileOption(yargs).positional('id', { type: 'string', demandOption: true }),
+  builder: (yargs) => storeOptions(yargs).positional('id', { type: 'string', demandOption: true }),
   handler: async (args) => {
-    const record = await revokeKey(keysFileOf(args), args.id);
+    const context = contextOf(args);
+    const record = await withStore(args, (store) => revokeKey(store, args.id, context));
     process.stdout.write(`Revoked ${record.id} at ${record.revoked}\n`);
   },
 };
