@@ -11,7 +11,7 @@ import {
   SPENDING_CATEGORY_COUNT,
 } from '../contract/categories.js';
 import { CATEGORY_DESCRIPTIONS } from './category-kinds.js';
-import { type ScoreParts, statedAmount, statedSpending } from './index-score.js';
+import { type ScoreParts, statedAmount } from './index-score.js';
 import { roundHalfAwayFromZero } from './rounding.js';
 
 export type BenchmarkPercentile = 25 | 50 | 75;
@@ -128,12 +128,16 @@ export function basisBenchmark(index: number, benchmarks: PeerBenchmarks): numbe
 }
 
 /**
- * The spending of the benchmark basis: each stated category at the greater of its stated amount and its
- * benchmark (`basisBenchmark`), every other amount as on the default basis.
+ * The household as the benchmark basis sees it: each stated category at the greater of its stated amount
+ * and its benchmark (`basisBenchmark`), everything else as sent. Its `statedSpending` is the benchmark
+ * basis's spending, and its reasons are the benchmark basis's reasons.
  */
-export function benchmarkSpending(parts: ScoreParts, benchmarks: PeerBenchmarks): number {
-  return statedSpending(parts, (index, stated) => {
-    const benchmark = basisBenchmark(index, benchmarks);
-    return benchmark === undefined ? stated : Math.max(stated, benchmark);
-  });
+export function heldToBenchmarks(parts: ScoreParts, benchmarks: PeerBenchmarks): ScoreParts {
+  const stated: Partial<Record<Category, number>> = { ...parts.stated };
+  for (const [category, amount] of Object.entries(parts.stated) as [Category, number | undefined][]) {
+    if (amount === undefined) continue;
+    const benchmark = basisBenchmark(CATEGORY_INDEX[category], benchmarks);
+    if (benchmark !== undefined) stated[category] = Math.max(amount, benchmark);
+  }
+  return { ...parts, stated };
 }

@@ -31,22 +31,14 @@ export interface ScoreParts {
 /** The stated amount of category `c`, undefined when not stated. */
 export const statedAmount = (parts: ScoreParts, c: Category): number | undefined => parts.stated[c];
 
-/** A stated amount as a basis takes it: as sent (the default), or held to a benchmark (benchmark.ts). */
-export type StatedBasis = (index: number, stated: number) => number;
-
-const AS_STATED: StatedBasis = (_index, stated) => stated;
-
 /**
- * The spending the PSA subtracts: each stated amount as `basis` takes it (as sent by default), the
- * model's amount for every spending category not stated, other debt payments 0 unless stated, savings
- * never (docs/api.md, "Score"). Added in CATEGORIES order, the spending categories then other debt
- * payments, as the engine adds them, so that the default basis gives the engine's PSA to the double.
+ * The spending the PSA subtracts: stated amounts as sent, the model's amount for every spending category
+ * not stated, other debt payments 0 unless stated, savings never (docs/api.md, "Score"). Added in
+ * CATEGORIES order, the spending categories then other debt payments, as the engine adds them, so that
+ * it gives the engine's PSA to the double.
  */
-export function statedSpending(parts: ScoreParts, basis: StatedBasis = AS_STATED): number {
-  const amountAt = (index: number, notStated: number) => {
-    const stated = statedAmount(parts, CATEGORIES[index]!);
-    return stated === undefined ? notStated : basis(index, stated);
-  };
+export function statedSpending(parts: ScoreParts): number {
+  const amountAt = (index: number, notStated: number) => statedAmount(parts, CATEGORIES[index]!) ?? notStated;
   let spending = 0;
   for (let i = 0; i < SPENDING_CATEGORY_COUNT; i++) spending += amountAt(i, parts.peers[i]!);
   return spending + amountAt(OTHER_DEBT_INDEX, 0);
