@@ -58,68 +58,86 @@ const dollarFormat = new Intl.NumberFormat('en-US', {
   maximumFractionDigits: 0,
 });
 /** Whole dollars, e.g. "$2,202". */
-export const dollars = (amount: number): string => dollarFormat.format(roundHalfAwayFromZero(amount));
+const dollars = (amount: number): string => dollarFormat.format(roundHalfAwayFromZero(amount));
 /** A share of take-home pay in percent, one decimal, e.g. "5.1%". */
 const percentOf = (amount: number, netIncome: number) =>
   `${(roundHalfAwayFromZero((1000 * amount) / netIncome) / 10).toFixed(1)}%`;
 
+/** A reason before it is worded: the batch output needs only the codes. */
+interface Candidate {
+  readonly code: string;
+  readonly points: number;
+  words(): string;
+}
+
 /** The reasons every index shares: take-home below peer spending, stated expenses above peers'. */
-function sharedReasons(parts: ScoreParts): Reason[] {
+function sharedCandidates(parts: ScoreParts): Candidate[] {
   const { netIncome, peers } = parts;
   const points = (dollarsOver: number) => (100 * dollarsOver) / netIncome;
-  const reasons: Reason[] = [];
+  const candidates: Candidate[] = [];
   let peerSpending = 0;
   for (let i = 0; i < SPENDING_CATEGORY_COUNT; i++) peerSpending += peers[i]!;
   if (peerSpending > netIncome) {
-    reasons.push({
+    candidates.push({
       code: INCOME_CODE,
-      text: `Take-home pay of ${dollars(netIncome)} a year is ${dollars(peerSpending - netIncome)} below the ${dollars(peerSpending)} that comparable households spend`,
       points: points(peerSpending - netIncome),
+      words: () =>
+        `Take-home pay of ${dollars(netIncome)} a year is ${dollars(peerSpending - netIncome)} below the ${dollars(peerSpending)} that comparable households spend`,
     });
   }
   const debt = statedAmount(parts, CATEGORIES[OTHER_DEBT_INDEX]!) ?? 0;
   if (debt > 0) {
-    reasons.push({
+    candidates.push({
       code: DEBT_CODE,
-      text: `Other debt payments of ${dollars(debt)} a year take ${percentOf(debt, netIncome)} of take-home pay`,
       points: points(debt),
+      words: () =>
+        `Other debt payments of ${dollars(debt)} a year take ${percentOf(debt, netIncome)} of take-home pay`,
     });
   }
   SPENDING_CATEGORIES.forEach((category, i) => {
     const stated = statedAmount(parts, category);
-    if (stated === undefined || !(stated > peers[i]!)) return;
-    const { label } = CATEGORY_DESCRIPTIONS[category];
-    reasons.push({
+    const peer = peers[i]!;
+    if (stated === undefined || !(stated > peer)) return;
+    candidates.push({
       code: abovePeersCode(category),
-      text: `Stated ${label} of ${dollars(stated)} a year is ${dollars(stated - peers[i]!)} above the ${dollars(peers[i]!)} that comparable households spend`,
-      points: points(stated - peers[i]!),
+      points: points(stated - peer),
+      words: () =>
+        `Stated ${CATEGORY_DESCRIPTIONS[category].label} of ${dollars(stated)} a year is ${dollars(stated - peer)} above the ${dollars(peer)} that comparable households spend`,
     });
   });
-  return reasons;
+  return candidates;
 }
 
-/** The largest MAX_REASONS of `reasons`, largest first, ties in REASON_CODES order. */
-function largestFirst(reasons: Reason[]): Reason[] {
-  return reasons
+/** The largest MAX_REASONS of `candidates`, largest first, ties in REASON_CODES order. */
+function largestFirst(candidates: Candidate[]): Candidate[] {
+  return candidates
     .sort((a, b) => b.points - a.points || TIE_ORDER.get(a.code)! - TIE_ORDER.get(b.code)!)
     .slice(0, MAX_REASONS);
 }
 
+const worded = (candidates: Candidate[]): Reason[] =>
+  largestFirst(candidates).map(({ code, points, words }) => ({ code, text: words(), points }));
+
 /** The reasons of the main score (OUTLAY) and its index. */
-export const scoreReasons = (parts: ScoreParts): Reason[] => largestFirst(sharedReasons(parts));
+export const scoreReasons = (parts: ScoreParts): Reason[] => worded(sharedCandidates(parts));
+
+/** The codes of `scoreReasons`, without their wordings (the batch output's `reason_codes`). */
+export const scoreReasonCodes = (parts: ScoreParts): string[] =>
+  largestFirst(sharedCandidates(parts)).map((candidate) => candidate.code);
 
 /** The reasons of the SAViNGS score: the main score's, and the stated savings target. */
 export function savingsReasons(parts: ScoreParts): Reason[] {
-  const reasons = sharedReasons(parts);
+  const candidates = sharedCandidates(parts);
   const savings = statedSavings(parts);
   if (savings > 0) {
-    reasons.push({
+    candidates.push({
       code: SAVINGS_CODE,
-      text: `The stated savings target of ${dollars(savings)} a year is ${percentOf(savings, parts.netIncome)} of take-home pay`,
       points: (100 * savings) / parts.netIncome,
+      words: () =>
+        `The stated savings target of ${dollars(savings)} a year is ${percentOf(savings, parts.netIncome)} of take-home pay`,
     });
   }
-  return largestFirst(reasons);
+  return worded(candidates);
 }
 
 /**
@@ -127,13 +145,14 @@ export function savingsReasons(parts: ScoreParts): Reason[] {
  * (`stressedPayment`, monthly; lending.ts).
  */
 export function lendingReasons(parts: ScoreParts, monthlyPayment: number, stressedPayment: number): Reason[] {
-  const reasons = sharedReasons(parts);
+  const candidates = sharedCandidates(parts);
   if (stressedPayment > 0) {
-    reasons.push({
+    candidates.push({
       code: LOAN_CODE,
-      text: `The proposed loan payment of ${dollars(monthlyPayment)} a month, ${dollars(stressedPayment)} with the stress buffer, is ${percentOf(12 * stressedPayment, parts.netIncome)} of take-home pay`,
       points: (1200 * stressedPayment) / parts.netIncome,
+      words: () =>
+        `The proposed loan payment of ${dollars(monthlyPayment)} a month, ${dollars(stressedPayment)} with the stress buffer, is ${percentOf(12 * stressedPayment, parts.netIncome)} of take-home pay`,
     });
   }
-  return largestFirst(reasons);
+  return worded(candidates);
 }

@@ -9,7 +9,7 @@ import Type, { type Static } from '../vendor/typebox.js';
 import { expenseFlags, heldToBenchmarks, meanStandIn, type PeerBenchmarks } from './benchmark.js';
 import { indicesOf, type ScoreParts, statedSpending } from './index-score.js';
 import { DEFAULT_STRESS_MULTIPLIER, lendingOf } from './lending.js';
-import { lendingReasons, type Reason, savingsReasons, scoreReasons } from './reasons.js';
+import { lendingReasons, type Reason, savingsReasons, scoreReasonCodes, scoreReasons } from './reasons.js';
 import { percentileOf, type ScoreReference } from './score-reference.js';
 
 export const BASES = ['stated', 'benchmark'] as const;
@@ -110,12 +110,42 @@ export interface DetailsInput {
 
 const reasonItems = (reasons: readonly Reason[]) => reasons.map(({ code, text }) => ({ code, text }));
 
+/** The household as `basis` sees it (benchmarks default to `meanStandIn` of its peers). */
+function partsOnBasis(parts: ScoreParts, basis: Basis, benchmarks: PeerBenchmarks): ScoreParts {
+  return basis === 'benchmark' ? heldToBenchmarks(parts, benchmarks) : parts;
+}
+
+/** The explanation columns the batch output carries beside the contract's, for one household. */
+export interface ScoreColumns {
+  readonly outlay_index: number;
+  readonly savings_index: number;
+  readonly outlay_percentile: number;
+  /** The main score's reason codes joined by `;`, empty when none. */
+  readonly reason_codes: string;
+}
+
+export function scoreColumns(
+  parts: ScoreParts,
+  reference: ScoreReference,
+  basis: Basis = 'stated',
+  benchmarks: PeerBenchmarks = meanStandIn(parts.peers),
+): ScoreColumns {
+  const onBasis = partsOnBasis(parts, basis, benchmarks);
+  const { index, savingsIndex } = indicesOf(onBasis, statedSpending(onBasis));
+  return {
+    outlay_index: index,
+    savings_index: savingsIndex,
+    outlay_percentile: percentileOf(reference.outlayIndex, index),
+    reason_codes: scoreReasonCodes(onBasis).join(';'),
+  };
+}
+
 /** The details of one household's score on the given basis (default: stated). */
 export function scoreDetails(input: DetailsInput): ScoreDetails {
   const { parts, reference, loan } = input;
   const basis = input.basis ?? 'stated';
   const benchmarks = input.benchmarks ?? meanStandIn(parts.peers);
-  const onBasis = basis === 'benchmark' ? heldToBenchmarks(parts, benchmarks) : parts;
+  const onBasis = partsOnBasis(parts, basis, benchmarks);
   const { psa, index, savingsIndex } = indicesOf(onBasis, statedSpending(onBasis));
   const details: ScoreDetails = {
     basis,

@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { SCORE_REFERENCE_PATH } from '../../jobs/build-model/score-reference.js';
 import type { OperationRequest } from '../../src/contract/schemas.js';
-import { ScoreDetails, scoreDetails } from '../../src/engine/score-details.js';
+import { ScoreDetails, scoreColumns, scoreDetails } from '../../src/engine/score-details.js';
 import { parseScoreReference } from '../../src/engine/score-reference.js';
 import { Compile } from '../../src/vendor/typebox.js';
-import { partsOf, shippedParts } from './scored-sample.js';
+import { partsOf, scoredSample, shippedParts } from './scored-sample.js';
 
 const shipped = await shippedParts();
 const reference = parseScoreReference(JSON.parse(readFileSync(SCORE_REFERENCE_PATH, 'utf8')), 'reference');
@@ -58,5 +58,21 @@ describe('scoreDetails for the Birmingham renter', () => {
     expect(lending).toMatchObject({ stressed_payment: 250, surplus: 96, index: 82.8, score: 82.8 });
     // Debt 100 × 3,600 / 41,004 = 8.8 points before the loan's 100 × 3,000 / 41,004 = 7.3.
     expect(lending?.reasons.map((r) => r.code)).toEqual(['OTHER_DEBT_PAYMENTS', 'LOAN_PAYMENT']);
+  });
+});
+
+describe('scoreColumns over outlay sample --rows 500', () => {
+  it('every row, on both bases: the same index, savings index, percentile and reasons as scoreDetails', () => {
+    for (const { parts, request } of scoredSample(shipped, 500)) {
+      for (const basis of ['stated', 'benchmark'] as const) {
+        const details = scoreDetails({ parts, reference, geoLevel: 'zip', modelVersion: 'm', basis });
+        expect(scoreColumns(parts, reference, basis), JSON.stringify(request)).toEqual({
+          outlay_index: details.index,
+          savings_index: details.savings_index,
+          outlay_percentile: details.percentile,
+          reason_codes: details.reasons.map((r) => r.code).join(';'),
+        });
+      }
+    }
   });
 });
