@@ -53,11 +53,15 @@ export function householdGeography(household: PopulationHousehold, states: State
   };
 }
 
-/** Each household's main index with no stated expenses, as the engine's score arithmetic gives it. */
+/**
+ * Each household's main index with no stated expenses, as the engine's score arithmetic gives it; with
+ * `withAge` false, as the fair-lending profile scores it (age left out; household type is never given).
+ */
 export function populationIndices(
   model: SpendingModel,
   households: readonly PopulationHousehold[],
   states: StateTable,
+  withAge: boolean,
 ): Float64Array {
   const peers = new Float64Array(CATEGORY_COUNT);
   return Float64Array.from(households, (household) => {
@@ -65,7 +69,7 @@ export function populationIndices(
     model.predict(
       {
         net_annual_income: netIncome,
-        age: household.age,
+        age: withAge ? household.age : undefined,
         household_members: household.householdMembers,
         is_homeowner: household.isHomeowner,
       },
@@ -126,8 +130,9 @@ export async function buildScoreReference(inputs: ReferenceInputs): Promise<Scor
     loadStateTable(inputs.geoDir),
   ]);
   const households = new Population(inputs.populationDir).households.filter((h) => h.weight > 0);
-  const indices = populationIndices(model, households, states);
   const weights = households.map((h) => h.weight);
+  const quantilesOf = (withAge: boolean) =>
+    weightedQuantiles(populationIndices(model, households, states, withAge), weights);
   const files = [
     inputs.modelPath,
     join(inputs.populationDir, 'households.csv'),
@@ -146,13 +151,15 @@ export async function buildScoreReference(inputs: ReferenceInputs): Promise<Scor
         'Households: the CE 2014 Interview consumer-unit quarters of data/population/households.csv, money in 2025 dollars, weighted by their survey weight (FINLWT21 x months in scope / 12).',
         'Each household is scored by the model with no stated expenses: age, household size and tenure as CE records them, household type not given (marginalised), its state price parities (national where CE suppresses the state), urban/rural unknown.',
         'outlayIndex: the main score 80 + 100 x 12 x PSA / take-home, unclamped, one decimal; its weighted quantiles at 0, 0.1, ..., 100 percent.',
+        'fairLendingIndex: the same with age left out too, as the fair-lending score profile computes it.',
       ],
     },
     population: {
       households: households.length,
       weight: Math.round(weights.reduce((sum, w) => sum + w, 0)),
     },
-    outlayIndex: weightedQuantiles(indices, weights),
+    outlayIndex: quantilesOf(true),
+    fairLendingIndex: quantilesOf(false),
   };
 }
 

@@ -15,6 +15,13 @@ import { percentileOf, type ScoreReference } from './score-reference.js';
 export const BASES = ['stated', 'benchmark'] as const;
 export type Basis = (typeof BASES)[number];
 
+/**
+ * The score profiles: `standard` scores the profile as sent; `fair-lending` scores it without age and
+ * household type (fair-lending.ts), and its percentile reads the reference of that profile.
+ */
+export const SCORE_PROFILES = ['standard', 'fair-lending'] as const;
+export type ScoreProfile = (typeof SCORE_PROFILES)[number];
+
 /** A request's optional `loan`: the proposed payment, and optionally the lender's own stress multiplier. */
 export const LoanRequest = Type.Object(
   {
@@ -78,6 +85,7 @@ const LendingDetails = Type.Object(
 export const ScoreDetails = Type.Object(
   {
     basis: Type.Enum(BASES, { type: 'string' }),
+    profile: Type.Enum(SCORE_PROFILES, { type: 'string' }),
     psa: Type.Integer({ description: 'The PSA on this basis, monthly, whole units.' }),
     index: Type.Number({ description: 'The main score unclamped, one decimal.' }),
     savings_index: Type.Number({ description: 'The SAViNGS score unclamped, one decimal.' }),
@@ -97,22 +105,33 @@ export const ScoreDetails = Type.Object(
 );
 export type ScoreDetails = Static<typeof ScoreDetails>;
 
-export interface DetailsInput {
-  readonly parts: ScoreParts;
-  readonly reference: ScoreReference;
-  readonly geoLevel: GeoLevel;
-  readonly modelVersion: string;
+/** How a household's score is explained: everything but the household and the reference is optional. */
+export interface ExplainOptions {
+  /** Default `stated`. */
   readonly basis?: Basis | undefined;
-  readonly loan?: LoanRequest | undefined;
+  /** Default `standard`. The parts must have been evaluated for this profile (`fairLendingRequest`). */
+  readonly profile?: ScoreProfile | undefined;
   /** Per-category percentiles of peers' spending (default: `meanStandIn` of the parts' peers). */
   readonly benchmarks?: PeerBenchmarks | undefined;
 }
 
+export interface DetailsInput extends ExplainOptions {
+  readonly parts: ScoreParts;
+  readonly reference: ScoreReference;
+  readonly geoLevel: GeoLevel;
+  readonly modelVersion: string;
+  readonly loan?: LoanRequest | undefined;
+}
+
 const reasonItems = (reasons: readonly Reason[]) => reasons.map(({ code, text }) => ({ code, text }));
 
-/** The household as `basis` sees it (benchmarks default to `meanStandIn` of its peers). */
-function partsOnBasis(parts: ScoreParts, basis: Basis, benchmarks: PeerBenchmarks): ScoreParts {
-  return basis === 'benchmark' ? heldToBenchmarks(parts, benchmarks) : parts;
+/** The household as the options' basis sees it, its indices, its percentile and its benchmarks. */
+function explained(parts: ScoreParts, reference: ScoreReference, options: ExplainOptions) {
+  const benchmarks = options.benchmarks ?? meanStandIn(parts.peers);
+  const onBasis = options.basis === 'benchmark' ? heldToBenchmarks(parts, benchmarks) : parts;
+  const indices = indicesOf(onBasis, statedSpending(onBasis));
+  const quantiles = options.profile === 'fair-lending' ? reference.fairLendingIndex : reference.outlayIndex;
+  return { onBasis, indices, percentile: percentileOf(quantiles, indices.index), benchmarks };
 }
 
 /** The explanation columns the batch output carries beside the contract's, for one household. */
@@ -127,32 +146,29 @@ export interface ScoreColumns {
 export function scoreColumns(
   parts: ScoreParts,
   reference: ScoreReference,
-  basis: Basis = 'stated',
-  benchmarks: PeerBenchmarks = meanStandIn(parts.peers),
+  options: ExplainOptions = {},
 ): ScoreColumns {
-  const onBasis = partsOnBasis(parts, basis, benchmarks);
-  const { index, savingsIndex } = indicesOf(onBasis, statedSpending(onBasis));
+  const { onBasis, indices, percentile } = explained(parts, reference, options);
   return {
-    outlay_index: index,
-    savings_index: savingsIndex,
-    outlay_percentile: percentileOf(reference.outlayIndex, index),
+    outlay_index: indices.index,
+    savings_index: indices.savingsIndex,
+    outlay_percentile: percentile,
     reason_codes: scoreReasonCodes(onBasis).join(';'),
   };
 }
 
-/** The details of one household's score on the given basis (default: stated). */
+/** The details of one household's score. */
 export function scoreDetails(input: DetailsInput): ScoreDetails {
   const { parts, reference, loan } = input;
-  const basis = input.basis ?? 'stated';
-  const benchmarks = input.benchmarks ?? meanStandIn(parts.peers);
-  const onBasis = partsOnBasis(parts, basis, benchmarks);
-  const { psa, index, savingsIndex } = indicesOf(onBasis, statedSpending(onBasis));
+  const { onBasis, indices, percentile, benchmarks } = explained(parts, reference, input);
+  const { psa, index, savingsIndex } = indices;
   const details: ScoreDetails = {
-    basis,
+    basis: input.basis ?? 'stated',
+    profile: input.profile ?? 'standard',
     psa,
     index,
     savings_index: savingsIndex,
-    percentile: percentileOf(reference.outlayIndex, index),
+    percentile,
     reasons: reasonItems(scoreReasons(onBasis)),
     savings_reasons: reasonItems(savingsReasons(onBasis)),
     flags: expenseFlags(parts, benchmarks),

@@ -11,6 +11,9 @@ export const SCORE_REFERENCE_FORMAT = 'outlay-score-reference/1';
 /** Weighted quantiles at 0, 1/QUANTILE_STEPS, …, 1: 1,001 values, a tenth of a percentile apart. */
 export const QUANTILE_STEPS = 1000;
 
+const quantileTable = () =>
+  Type.Array(Type.Number(), { minItems: QUANTILE_STEPS + 1, maxItems: QUANTILE_STEPS + 1 });
+
 export const ScoreReference = Type.Object(
   {
     format: Type.Literal(SCORE_REFERENCE_FORMAT),
@@ -28,7 +31,9 @@ export const ScoreReference = Type.Object(
       weight: Type.Number({ exclusiveMinimum: 0 }),
     }),
     /** The index's weighted quantiles, non-decreasing, QUANTILE_STEPS + 1 of them. */
-    outlayIndex: Type.Array(Type.Number(), { minItems: QUANTILE_STEPS + 1, maxItems: QUANTILE_STEPS + 1 }),
+    outlayIndex: quantileTable(),
+    /** The same for the fair-lending profile's index (age and household type marginalised). */
+    fairLendingIndex: quantileTable(),
   },
   { additionalProperties: false },
 );
@@ -44,10 +49,12 @@ export function parseScoreReference(json: unknown, source: string): ScoreReferen
       `${source} is not an Outlay score reference at '${first?.instancePath ?? ''}': ${first?.message ?? 'unknown error'}`,
     );
   }
-  const quantiles = json.outlayIndex;
-  for (let i = 1; i < quantiles.length; i++) {
-    if (!(quantiles[i]! >= quantiles[i - 1]!)) {
-      throw new Error(`${source}: outlayIndex must be non-decreasing (at position ${i})`);
+  for (const table of ['outlayIndex', 'fairLendingIndex'] as const) {
+    const quantiles = json[table];
+    for (let i = 1; i < quantiles.length; i++) {
+      if (!(quantiles[i]! >= quantiles[i - 1]!)) {
+        throw new Error(`${source}: ${table} must be non-decreasing (at position ${i})`);
+      }
     }
   }
   return json;

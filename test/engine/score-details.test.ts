@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { SCORE_REFERENCE_PATH } from '../../jobs/build-model/score-reference.js';
 import type { OperationRequest } from '../../src/contract/schemas.js';
+import { fairLendingRequest } from '../../src/engine/fair-lending.js';
 import { ScoreDetails, scoreColumns, scoreDetails } from '../../src/engine/score-details.js';
-import { parseScoreReference } from '../../src/engine/score-reference.js';
+import { parseScoreReference, percentileOf } from '../../src/engine/score-reference.js';
 import { Compile } from '../../src/vendor/typebox.js';
 import { partsOf, scoredSample, shippedParts } from './scored-sample.js';
 
@@ -66,7 +67,7 @@ describe('scoreColumns over outlay sample --rows 500', () => {
     for (const { parts, request } of scoredSample(shipped, 500)) {
       for (const basis of ['stated', 'benchmark'] as const) {
         const details = scoreDetails({ parts, reference, geoLevel: 'zip', modelVersion: 'm', basis });
-        expect(scoreColumns(parts, reference, basis), JSON.stringify(request)).toEqual({
+        expect(scoreColumns(parts, reference, { basis }), JSON.stringify(request)).toEqual({
           outlay_index: details.index,
           savings_index: details.savings_index,
           outlay_percentile: details.percentile,
@@ -74,5 +75,20 @@ describe('scoreColumns over outlay sample --rows 500', () => {
         });
       }
     }
+  });
+});
+
+describe('scoreDetails with the fair-lending profile', () => {
+  it('the percentile: read off the fair-lending reference table', () => {
+    const fair = fairLendingRequest(request);
+    const details = scoreDetails({
+      parts: partsOf(shipped, fair),
+      reference,
+      geoLevel: 'zip',
+      modelVersion: 'm',
+      profile: 'fair-lending',
+    });
+    expect(details.profile).toBe('fair-lending');
+    expect(details.percentile).toBe(percentileOf(reference.fairLendingIndex, details.index));
   });
 });

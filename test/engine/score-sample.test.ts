@@ -2,14 +2,14 @@
  * The score's explanations over the 20,000 rows of `outlay sample --rows 20000` (seed 1), scored by the
  * shipped engine: the index ranks, debt lowers it, and every score under 80 has its reasons.
  */
-
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SCORE_REFERENCE_PATH } from '../../jobs/build-model/score-reference.js';
-import { indexPoints, indicesOf, statedSpending } from '../../src/engine/index-score.js';
+import { fairLendingRequest } from '../../src/engine/fair-lending.js';
+import { indexPoints, indicesOf, type ScoreParts, statedSpending } from '../../src/engine/index-score.js';
 import { scoreReasons } from '../../src/engine/reasons.js';
 import { parseScoreReference, percentileOf } from '../../src/engine/score-reference.js';
-import { type ScoredRow, type ShippedParts, scoredSample, shippedParts } from './scored-sample.js';
+import { partsOf, type ScoredRow, type ShippedParts, scoredSample, shippedParts } from './scored-sample.js';
 import { codeCell, docsTable } from './scores-doc.js';
 
 const ROWS = 20_000;
@@ -74,22 +74,35 @@ describe(`the index over outlay sample --rows ${ROWS}`, () => {
 });
 
 describe(`the percentile over outlay sample --rows ${ROWS}`, () => {
-  it('the rows without their stated expenses: spread evenly, each decile within 3 points of its own', () => {
-    // The sample draws from the reference population (with jitter, and ZIP- rather than state-level
-    // places), so with no stated expenses its percentiles are close to uniform. Measured on the shipped
-    // model: deciles 10.2, 20.1, 29.9, 39.7, 49.7, 59.7, 69.9, 80.3, 90.5 (within 0.5 points).
-    const reference = parseScoreReference(
-      JSON.parse(readFileSync(SCORE_REFERENCE_PATH, 'utf8')),
-      'reference',
-    );
+  // The sample draws from the reference population (with jitter, and ZIP- rather than state-level
+  // places), so with no stated expenses its percentiles are close to uniform.
+  const reference = () =>
+    parseScoreReference(JSON.parse(readFileSync(SCORE_REFERENCE_PATH, 'utf8')), SCORE_REFERENCE_PATH);
+
+  /** The deciles of the rows' percentiles in `quantiles`, each row scored as `partsOf` gives it, unstated. */
+  function deciles(quantiles: readonly number[], partsOfRow: (row: ScoredRow) => ScoreParts): number[] {
     const percentiles = rows
-      .map(({ parts }) => {
-        const bare = { ...parts, stated: {} };
-        return percentileOf(reference.outlayIndex, indicesOf(bare, statedSpending(bare)).index);
+      .map((row) => {
+        const bare = { ...partsOfRow(row), stated: {} };
+        return percentileOf(quantiles, indicesOf(bare, statedSpending(bare)).index);
       })
       .sort((a, b) => a - b);
-    const deciles = Array.from({ length: 9 }, (_, k) => percentiles[((k + 1) * ROWS) / 10]!);
-    const offTarget = deciles.filter((decile, k) => Math.abs(decile - 10 * (k + 1)) > 3);
-    expect(offTarget, `deciles ${deciles.join(', ')}`).toEqual([]);
+    return Array.from({ length: 9 }, (_, k) => percentiles[((k + 1) * ROWS) / 10]!);
+  }
+
+  const offTarget = (values: number[]) => values.filter((decile, k) => Math.abs(decile - 10 * (k + 1)) > 3);
+
+  it('the rows without their stated expenses: each decile within 3 points of its own', () => {
+    // Measured on the shipped model: 10.2, 20.1, 29.9, 39.7, 49.7, 59.7, 69.9, 80.3, 90.5.
+    const values = deciles(reference().outlayIndex, (row) => row.parts);
+    expect(offTarget(values), `deciles ${values.join(', ')}`).toEqual([]);
+  });
+
+  it('the same with the fair-lending profile and its table: each decile within 3 points of its own', () => {
+    // Measured on the shipped model: 10.2, 20, 30.1, 39.5, 49.6, 59.7, 70, 80.1, 90.8.
+    const values = deciles(reference().fairLendingIndex, (row) =>
+      partsOf(shipped, fairLendingRequest(row.request)),
+    );
+    expect(offTarget(values), `deciles ${values.join(', ')}`).toEqual([]);
   });
 });
