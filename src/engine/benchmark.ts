@@ -14,7 +14,8 @@ import { CATEGORY_DESCRIPTIONS } from './category-kinds.js';
 import { type ScoreParts, statedAmount } from './index-score.js';
 import { roundHalfAwayFromZero } from './rounding.js';
 
-export type BenchmarkPercentile = 25 | 50 | 75;
+/** The percentiles the flags and the benchmark basis read. */
+export type BenchmarkPercentile = 25 | 50;
 
 /**
  * Per category, what peers spend at a percentile, annual. The model's distributions plug in here; until
@@ -31,24 +32,14 @@ export interface PeerBenchmarks {
  * average is one a credit officer would query.
  */
 export const STAND_IN_P25_SHARE = 0.5;
-/**
- * The stand-in's 75th percentile as a multiple of the peer mean, the mirror of STAND_IN_P25_SHARE (a
- * product choice as well), so that p25 < p50 < p75 for any peer mean above 0.
- */
-export const STAND_IN_P75_MULTIPLE = 1.5;
 
 /**
  * Benchmarks from the model's means alone: the median is the peer mean (spending is skewed right, so the
- * mean is at or above the median, and the benchmark basis errs toward the lender), the 25th and 75th
- * percentiles fixed shares of it.
+ * mean is at or above the median, and the benchmark basis errs toward the lender), the 25th percentile
+ * STAND_IN_P25_SHARE of it.
  */
 export function meanStandIn(peers: ArrayLike<number>): PeerBenchmarks {
-  const share: Record<BenchmarkPercentile, number> = {
-    25: STAND_IN_P25_SHARE,
-    50: 1,
-    75: STAND_IN_P75_MULTIPLE,
-  };
-  return { at: (index, percentile) => share[percentile] * peers[index]! };
+  return { at: (index, percentile) => (percentile === 25 ? STAND_IN_P25_SHARE : 1) * peers[index]! };
 }
 
 /**
