@@ -1,0 +1,193 @@
+/**
+ * The explanation of one score, as one object: the indices, the percentile, the reasons, the flags and,
+ * with a proposed loan, lender mode. The shapes are defined once here (TypeBox), for the response's
+ * `details`, the request's `loan` and `options`, and the OpenAPI document.
+ */
+import { LIMITS } from '../contract/limits.js';
+import type { GeoLevel } from '../geo/types.js';
+import Type, { type Static } from '../vendor/typebox.js';
+import { expenseFlags, heldToBenchmarks, meanStandIn, type PeerBenchmarks } from './benchmark.js';
+import { indicesOf, type ScoreParts, statedSpending } from './index-score.js';
+import { DEFAULT_STRESS_MULTIPLIER, lendingOf } from './lending.js';
+import { lendingReasons, type Reason, savingsReasons, scoreReasonCodes, scoreReasons } from './reasons.js';
+import { percentileOf, type ScoreReference } from './score-reference.js';
+
+export const BASES = ['stated', 'benchmark'] as const;
+export type Basis = (typeof BASES)[number];
+
+/**
+ * The score profiles: `standard` scores the profile as sent; `fair-lending` scores it without age and
+ * household type (fair-lending.ts), and its percentile reads the reference of that profile.
+ */
+export const SCORE_PROFILES = ['standard', 'fair-lending'] as const;
+export type ScoreProfile = (typeof SCORE_PROFILES)[number];
+
+/** A request's optional `loan`: the proposed payment, and optionally the lender's own stress multiplier. */
+export const LoanRequest = Type.Object(
+  {
+    monthly_payment: Type.Number({
+      minimum: 0,
+      maximum: LIMITS.amountMax,
+      description: 'The proposed loan payment, monthly.',
+    }),
+    stress_multiplier: Type.Optional(
+      Type.Number({
+        minimum: 1,
+        maximum: 10,
+        description: `The payment is assessed at this multiple of itself (default ${DEFAULT_STRESS_MULTIPLIER}; docs/scores.md).`,
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type LoanRequest = Static<typeof LoanRequest>;
+
+/** A request's optional `options`. */
+export const ScoreOptions = Type.Object(
+  {
+    basis: Type.Optional(
+      Type.Enum(BASES, {
+        type: 'string',
+        description:
+          '"stated" (default): stated amounts as sent. "benchmark": each stated category at the greater of ' +
+          'its stated amount and what peers spend (median for basics, 25th percentile for discretionary ' +
+          'spending, housing as stated).',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ScoreOptions = Static<typeof ScoreOptions>;
+
+const ReasonItem = Type.Object({ code: Type.String(), text: Type.String() }, { additionalProperties: false });
+
+const FlagItem = Type.Object(
+  {
+    code: Type.Enum(['BELOW_PEERS', 'BASICS_TOTAL_BELOW_PEERS'], { type: 'string' }),
+    category: Type.Union([Type.String(), Type.Null()]),
+    stated: Type.Integer(),
+    benchmark: Type.Integer(),
+  },
+  { additionalProperties: false },
+);
+
+const LendingDetails = Type.Object(
+  {
+    stressed_payment: Type.Integer({ description: 'The payment as assessed, monthly, whole units.' }),
+    surplus: Type.Integer({ description: 'PSA less the stressed payment, monthly, whole units.' }),
+    index: Type.Number({ description: '80 + 100 × 12 × surplus / take-home, one decimal, unclamped.' }),
+    score: Type.Number({ description: 'The index clamped to 0–100.' }),
+    reasons: Type.Array(ReasonItem, { maxItems: 4 }),
+  },
+  { additionalProperties: false },
+);
+
+export const ScoreDetails = Type.Object(
+  {
+    basis: Type.Enum(BASES, { type: 'string' }),
+    profile: Type.Enum(SCORE_PROFILES, { type: 'string' }),
+    psa: Type.Integer({ description: 'The PSA on this basis, monthly, whole units.' }),
+    index: Type.Number({ description: 'The main score unclamped, one decimal.' }),
+    savings_index: Type.Number({ description: 'The SAViNGS score unclamped, one decimal.' }),
+    percentile: Type.Number({
+      minimum: 0,
+      maximum: 100,
+      description: 'Where the index sits among US households (data/model/score-reference.json), one decimal.',
+    }),
+    reasons: Type.Array(ReasonItem, { maxItems: 4 }),
+    savings_reasons: Type.Array(ReasonItem, { maxItems: 4 }),
+    flags: Type.Array(FlagItem),
+    geo_level: Type.Enum(['zip', 'zip3', 'state', 'national'], { type: 'string' }),
+    model_version: Type.String(),
+    lending: Type.Optional(LendingDetails),
+  },
+  { additionalProperties: false },
+);
+export type ScoreDetails = Static<typeof ScoreDetails>;
+
+/** How a household's score is explained: everything but the household and the reference is optional. */
+export interface ExplainOptions {
+  /** Default `stated`. */
+  readonly basis?: Basis | undefined;
+  /** Default `standard`. The parts must have been evaluated for this profile (`fairLendingRequest`). */
+  readonly profile?: ScoreProfile | undefined;
+  /** Per-category percentiles of peers' spending (default: `meanStandIn` of the parts' peers). */
+  readonly benchmarks?: PeerBenchmarks | undefined;
+}
+
+export interface DetailsInput extends ExplainOptions {
+  readonly parts: ScoreParts;
+  readonly reference: ScoreReference;
+  readonly geoLevel: GeoLevel;
+  readonly modelVersion: string;
+  readonly loan?: LoanRequest | undefined;
+}
+
+const reasonItems = (reasons: readonly Reason[]) => reasons.map(({ code, text }) => ({ code, text }));
+
+/** The household as the options' basis sees it, its indices, its percentile and its benchmarks. */
+function explained(parts: ScoreParts, reference: ScoreReference, options: ExplainOptions) {
+  const benchmarks = options.benchmarks ?? meanStandIn(parts.peers);
+  const onBasis = options.basis === 'benchmark' ? heldToBenchmarks(parts, benchmarks) : parts;
+  const indices = indicesOf(onBasis, statedSpending(onBasis));
+  const quantiles = options.profile === 'fair-lending' ? reference.fairLendingIndex : reference.outlayIndex;
+  return { onBasis, indices, percentile: percentileOf(quantiles, indices.index), benchmarks };
+}
+
+/** The explanation columns the batch output carries beside the contract's, for one household. */
+export interface ScoreColumns {
+  readonly outlay_index: number;
+  readonly savings_index: number;
+  readonly outlay_percentile: number;
+  /** The main score's reason codes joined by `;`, empty when none. */
+  readonly reason_codes: string;
+}
+
+export function scoreColumns(
+  parts: ScoreParts,
+  reference: ScoreReference,
+  options: ExplainOptions = {},
+): ScoreColumns {
+  const { onBasis, indices, percentile } = explained(parts, reference, options);
+  return {
+    outlay_index: indices.index,
+    savings_index: indices.savingsIndex,
+    outlay_percentile: percentile,
+    reason_codes: scoreReasonCodes(onBasis).join(';'),
+  };
+}
+
+/** The details of one household's score. */
+export function scoreDetails(input: DetailsInput): ScoreDetails {
+  const { parts, reference, loan } = input;
+  const { onBasis, indices, percentile, benchmarks } = explained(parts, reference, input);
+  const { psa, index, savingsIndex } = indices;
+  const details: ScoreDetails = {
+    basis: input.basis ?? 'stated',
+    profile: input.profile ?? 'standard',
+    psa,
+    index,
+    savings_index: savingsIndex,
+    percentile,
+    reasons: reasonItems(scoreReasons(onBasis)),
+    savings_reasons: reasonItems(savingsReasons(onBasis)),
+    flags: expenseFlags(parts, benchmarks),
+    geo_level: input.geoLevel,
+    model_version: input.modelVersion,
+  };
+  if (loan === undefined) return details;
+  const lending = lendingOf(psa, parts.netIncome, {
+    monthlyPayment: loan.monthly_payment,
+    stressMultiplier: loan.stress_multiplier,
+  });
+  return {
+    ...details,
+    lending: {
+      stressed_payment: lending.stressedPayment,
+      surplus: lending.surplus,
+      index: lending.index,
+      score: lending.score,
+      reasons: reasonItems(lendingReasons(onBasis, loan.monthly_payment, lending.stressedPayment)),
+    },
+  };
+}

@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { CATEGORY_COUNT, CATEGORY_INDEX } from '../../src/contract/categories.js';
+import type { OperationRequest } from '../../src/contract/schemas.js';
+import {
+  basisBenchmark,
+  expenseFlags,
+  heldToBenchmarks,
+  meanStandIn,
+  type PeerBenchmarks,
+} from '../../src/engine/benchmark.js';
+import { indicesOf, statedSpending } from '../../src/engine/index-score.js';
+import { partsOf, shippedParts } from './scored-sample.js';
+
+/** Peers spending 1,000 a year on each of the 36 spending categories. */
+const peers = new Float64Array(CATEGORY_COUNT).fill(1000, 0, 36);
+const standIn = meanStandIn(peers);
+
+describe('meanStandIn', () => {
+  it('the stand-in percentiles: 0.5 and 1 times the peers mean', () => {
+    expect([standIn.at(0, 25), standIn.at(0, 50)]).toEqual([500, 1000]);
+  });
+});
+
+describe('expenseFlags', () => {
+  it('a stated category below the p25 by at least half a point: flagged with its benchmark', () => {
+    // 500 − 100 = 400 a year on 40,000 is 1 point: material.
+    expect(expenseFlags({ netIncome: 40_000, stated: { food_home: 100 }, peers }, standIn)).toEqual([
+      { code: 'BELOW_PEERS', category: 'food_home', stated: 100, benchmark: 500 },
+    ]);
+  });
+
+  it('a shortfall under half a point: not flagged', () => {
+    // 500 a year on 200,000 is 0.25 point.
+    expect(expenseFlags({ netIncome: 200_000, stated: { food_home: 0 }, peers }, standIn)).toEqual([]);
+  });
+
+  it('two basics stated low together: flagged each, and their total', () => {
+    const flags = expenseFlags(
+      { netIncome: 40_000, stated: { food_home: 0, electricity: 0, pets: 0 }, peers },
+      standIn,
+    );
+    expect(flags.map((f) => [f.code, f.category, f.stated, f.benchmark])).toEqual([
+      ['BELOW_PEERS', 'food_home', 0, 500],
+      ['BELOW_PEERS', 'electricity', 0, 500],
+      ['BELOW_PEERS', 'pets', 0, 500],
+      ['BASICS_TOTAL_BELOW_PEERS', null, 0, 1000],
+    ]);
+  });
+
+  it('savings and other debt payments stated at 0: never flagged (no peer figure)', () => {
+    expect(
+      expenseFlags({ netIncome: 40_000, stated: { savings: 0, other_debt_payments: 0 }, peers }, standIn),
+    ).toEqual([]);
+  });
+});
+
+describe('heldToBenchmarks', () => {
+  /** Percentiles 25 and 50 at 100 and 200 for every category, to tell them apart. */
+  const distinct: PeerBenchmarks = { at: (_index, p) => 4 * p };
+
+  it('basics held to the median, discretionary to the p25, housing and debt as stated', () => {
+    expect(basisBenchmark(CATEGORY_INDEX.food_home, distinct)).toBe(200);
+    expect(basisBenchmark(CATEGORY_INDEX.food_out, distinct)).toBe(100);
+    expect(basisBenchmark(CATEGORY_INDEX.mortgage_and_rent, distinct)).toBeUndefined();
+    expect(basisBenchmark(CATEGORY_INDEX.other_debt_payments, distinct)).toBeUndefined();
+  });
+
+  it('the greater of stated and benchmark per stated category; the rest as on the default basis', () => {
+    const parts = {
+      netIncome: 50_000,
+      stated: { food_home: 50, food_out: 150, mortgage_and_rent: 0, other_debt_payments: 10, savings: 9 },
+      peers,
+    };
+    // Default: 36,000 − 3 × 1,000 + 50 + 150 + 0 + 10 = 33,210. Benchmark: food_home 200 (its median),
+    // food_out 150 (above its p25 of 100), rent 0 as stated: 150 more.
+    expect(statedSpending(parts)).toBe(33_210);
+    expect(statedSpending(heldToBenchmarks(parts, distinct))).toBe(33_360);
+  });
+});
+
+describe('the Birmingham renter (README: ZIP 35210, take-home 41,004, age 25)', async () => {
+  const shipped = await shippedParts();
+  const birmingham = (budget?: OperationRequest['budget']): OperationRequest => ({
+    demographics: { zip: '35210', net_annual_income: 41_004, age: 25, is_homeowner: false },
+    ...(budget === undefined ? {} : { budget }),
+  });
+
+  it('food_home: 100 stated: flagged, naming food_home', () => {
+    const parts = partsOf(shipped, birmingham({ food_home: 100 }));
+    // Peers spend $3,055 on food at home (shipped model): the stand-in p25 is $1,528.
+    expect(expenseFlags(parts, meanStandIn(parts.peers))).toEqual([
+      { code: 'BELOW_PEERS', category: 'food_home', stated: 100, benchmark: 1528 },
+    ]);
+  });
+
+  it('food_home: 100 on the benchmark basis: the PSA within 5 % of the PSA with no stated food', () => {
+    const stated = partsOf(shipped, birmingham({ food_home: 100 }));
+    const none = partsOf(shipped, birmingham());
+    const psaOnBenchmark = indicesOf(
+      stated,
+      statedSpending(heldToBenchmarks(stated, meanStandIn(stated.peers))),
+    ).psa;
+    const psaWithoutFood = indicesOf(none, statedSpending(none)).psa;
+    // Shipped model: 646 on the default basis, 400 on the benchmark basis and with no stated food.
+    expect(indicesOf(stated, statedSpending(stated)).psa).toBe(646);
+    expect(Math.abs(psaOnBenchmark - psaWithoutFood) / Math.abs(psaWithoutFood)).toBeLessThanOrEqual(0.05);
+    expect(psaOnBenchmark).toBe(400);
+  });
+});

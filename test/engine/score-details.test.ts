@@ -1,0 +1,94 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { SCORE_REFERENCE_PATH } from '../../jobs/build-model/score-reference.js';
+import type { OperationRequest } from '../../src/contract/schemas.js';
+import { fairLendingRequest } from '../../src/engine/fair-lending.js';
+import { ScoreDetails, scoreColumns, scoreDetails } from '../../src/engine/score-details.js';
+import { parseScoreReference, percentileOf } from '../../src/engine/score-reference.js';
+import { Compile } from '../../src/vendor/typebox.js';
+import { partsOf, scoredSample, shippedParts } from './scored-sample.js';
+
+const shipped = await shippedParts();
+const reference = parseScoreReference(JSON.parse(readFileSync(SCORE_REFERENCE_PATH, 'utf8')), 'reference');
+const detailsSchema = Compile(ScoreDetails);
+
+/** The README's Birmingham renter, with food stated at $100 and $300 a month of other debt. */
+const request: OperationRequest = {
+  demographics: { zip: '35210', net_annual_income: 41_004, age: 25, is_homeowner: false },
+  budget: { food_home: 100, other_debt_payments: 3600 },
+};
+
+function detailsOf(options: Partial<Parameters<typeof scoreDetails>[0]> = {}) {
+  const figures = shipped.engine.householdFigures(request);
+  if (!figures.ok) throw new Error('rejected');
+  return scoreDetails({
+    parts: partsOf(shipped, request),
+    reference,
+    geoLevel: figures.value.geography.level,
+    modelVersion: shipped.engine.modelVersion,
+    ...options,
+  });
+}
+
+describe('scoreDetails for the Birmingham renter', () => {
+  it('default basis: the engine PSA, the index, its percentile, the debt reason and the food flag', () => {
+    const details = detailsOf();
+    expect(detailsSchema.Check(details)).toBe(true);
+    // Shipped model: PSA 646 − 3,600 / 12 = 346; index 80 + 100 × 4,152 / 41,004 = 90.13 → 90.1.
+    expect([details.basis, details.psa, details.index, details.savings_index]).toEqual([
+      'stated',
+      346,
+      90.1,
+      90.1,
+    ]);
+    expect(details.percentile).toBeGreaterThan(50);
+    expect(details.reasons.map((r) => r.code)).toEqual(['OTHER_DEBT_PAYMENTS']);
+    expect(details.flags.map((f) => f.category)).toEqual(['food_home']);
+    expect(details.geo_level).toBe('zip');
+    expect(details.lending).toBeUndefined();
+  });
+
+  it('benchmark basis: food held to the peers mean, PSA 100 (400 with no stated food, less $300 of monthly debt)', () => {
+    const details = detailsOf({ basis: 'benchmark' });
+    expect([details.basis, details.psa]).toEqual(['benchmark', 100]);
+  });
+
+  it('a loan of $200 a month: lender mode with the stressed payment, its surplus and its reason', () => {
+    const { lending } = detailsOf({ loan: { monthly_payment: 200 } });
+    // 200 × 1.25 = 250; surplus 346 − 250 = 96; index 80 + 100 × 1,152 / 41,004 = 82.81 → 82.8.
+    expect(lending).toMatchObject({ stressed_payment: 250, surplus: 96, index: 82.8, score: 82.8 });
+    // Debt 100 × 3,600 / 41,004 = 8.8 points before the loan's 100 × 3,000 / 41,004 = 7.3.
+    expect(lending?.reasons.map((r) => r.code)).toEqual(['OTHER_DEBT_PAYMENTS', 'LOAN_PAYMENT']);
+  });
+});
+
+describe('scoreColumns over outlay sample --rows 500', () => {
+  it('every row, on both bases: the same index, savings index, percentile and reasons as scoreDetails', () => {
+    for (const { parts, request } of scoredSample(shipped, 500)) {
+      for (const basis of ['stated', 'benchmark'] as const) {
+        const details = scoreDetails({ parts, reference, geoLevel: 'zip', modelVersion: 'm', basis });
+        expect(scoreColumns(parts, reference, { basis }), JSON.stringify(request)).toEqual({
+          outlay_index: details.index,
+          savings_index: details.savings_index,
+          outlay_percentile: details.percentile,
+          reason_codes: details.reasons.map((r) => r.code).join(';'),
+        });
+      }
+    }
+  });
+});
+
+describe('scoreDetails with the fair-lending profile', () => {
+  it('the percentile: read off the fair-lending reference table', () => {
+    const fair = fairLendingRequest(request);
+    const details = scoreDetails({
+      parts: partsOf(shipped, fair),
+      reference,
+      geoLevel: 'zip',
+      modelVersion: 'm',
+      profile: 'fair-lending',
+    });
+    expect(details.profile).toBe('fair-lending');
+    expect(details.percentile).toBe(percentileOf(reference.fairLendingIndex, details.index));
+  });
+});

@@ -1,0 +1,50 @@
+/**
+ * Test helper: the rows of `outlay sample --rows N` (default seed 1), each with its request, the parts the
+ * explanations read (stated amounts and the shipped model's peer amounts) and the engine's own score.
+ */
+import { CATEGORY_COUNT } from '../../src/contract/categories.js';
+import type { OperationRequest } from '../../src/contract/schemas.js';
+import { createEngine } from '../../src/engine/create-engine.js';
+import type { ScoreParts } from '../../src/engine/index-score.js';
+import type { LocalEngine } from '../../src/engine/types.js';
+import { loadGeoResolver } from '../../src/geo/load.js';
+import type { GeoResolver } from '../../src/geo/types.js';
+import { loadSpendingModel } from '../../src/model/load.js';
+import type { SpendingModel } from '../../src/model/types.js';
+import { parseCsv, requestOf, sampleCsv } from '../sample/rows.js';
+
+export interface ShippedParts {
+  readonly model: SpendingModel;
+  readonly geo: GeoResolver;
+  readonly engine: LocalEngine;
+}
+
+export async function shippedParts(): Promise<ShippedParts> {
+  const [model, geo] = await Promise.all([loadSpendingModel(), loadGeoResolver()]);
+  return { model, geo, engine: createEngine({ model, geo }) };
+}
+
+/** The explanations' view of a request: its stated amounts and the model's amounts for its profile. */
+export function partsOf({ model, geo }: ShippedParts, request: OperationRequest): ScoreParts {
+  const peers = new Float64Array(CATEGORY_COUNT);
+  model.predict(request.demographics, geo.resolve(request.demographics.zip.slice(0, 5)), peers);
+  return { netIncome: request.demographics.net_annual_income, stated: request.budget ?? {}, peers };
+}
+
+export interface ScoredRow {
+  readonly request: OperationRequest;
+  readonly parts: ScoreParts;
+  /** The engine's PSA, main score and SAViNGS score, as numbers. */
+  readonly engineScore: readonly [number, number, number];
+}
+
+/** The `rows` clean rows of `outlay sample --rows <rows> --seed <seed>`, scored. */
+export function scoredSample(shipped: ShippedParts, rows: number, seed = 1): ScoredRow[] {
+  return parseCsv(sampleCsv({ rows, seed })).map((row) => {
+    const request = requestOf(row) as OperationRequest;
+    const figures = shipped.engine.householdFigures(request);
+    if (!figures.ok) throw new Error(`sample row rejected: ${JSON.stringify(row)}`);
+    const [psa, score, savingsScore] = figures.value.scoreValues;
+    return { request, parts: partsOf(shipped, request), engineScore: [psa!, score!, savingsScore!] };
+  });
+}
