@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SCORE_REFERENCE_PATH } from '../../jobs/build-model/score-reference.js';
+import { SCORE_REFERENCE_COMMAND, SCORE_REFERENCE_PATH } from '../../jobs/build-model/score-reference.js';
 import { parseScoreReference, percentileOf, QUANTILE_STEPS } from '../../src/engine/score-reference.js';
 import { loadSpendingModel } from '../../src/model/load.js';
 
@@ -53,7 +53,7 @@ function readReference() {
 describe('the shipped score reference', () => {
   it('data/model/score-reference.json: parses, and was built with the shipped model', async () => {
     const model = await loadSpendingModel();
-    expect(readReference().modelVersion).toBe(model.version);
+    expect(readReference().modelVersion, `rebuild it: ${SCORE_REFERENCE_COMMAND}`).toBe(model.version);
   });
 
   it('the reference median: sits at the 50th percentile', () => {
