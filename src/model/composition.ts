@@ -39,6 +39,20 @@ export const compositionPattern = (ageKnown: boolean, sizeKnown: boolean, tenure
  * terms of an unknown field are 0 (that pattern's logits were fitted without them). Age and size are
  * expected clamped to the ranges the fit saw.
  */
+/** The non-zero age hats of an age above the first knot, into the zeroed out[hats…]. */
+function writeAgeHats(age: number, out: Float64Array, hats: number): void {
+  const last = AGE_KNOTS.length - 1;
+  if (age >= AGE_KNOTS[last]!) {
+    out[hats + last - 1] = 1;
+    return;
+  }
+  let j = 0;
+  while (age > AGE_KNOTS[j + 1]!) j++;
+  const f = (age - AGE_KNOTS[j]!) / (AGE_KNOTS[j + 1]! - AGE_KNOTS[j]!);
+  if (j > 0) out[hats + j - 1] = 1 - f;
+  out[hats + j] = f;
+}
+
 export function compositionTerms(
   u: number,
   age: number | undefined,
@@ -56,16 +70,7 @@ export function compositionTerms(
   const last = AGE_KNOTS.length - 1;
   // A loop, not TypedArray fill: fill with bounds is a runtime call that cost more than all the terms.
   for (let j = hats; j < hats + last; j++) out[j] = 0;
-  if (age !== undefined && age > AGE_KNOTS[0]) {
-    if (age >= AGE_KNOTS[last]!) out[hats + last - 1] = 1;
-    else {
-      let j = 0;
-      while (age > AGE_KNOTS[j + 1]!) j++;
-      const f = (age - AGE_KNOTS[j]!) / (AGE_KNOTS[j + 1]! - AGE_KNOTS[j]!);
-      if (j > 0) out[hats + j - 1] = 1 - f;
-      out[hats + j] = f;
-    }
-  }
+  if (age !== undefined && age > AGE_KNOTS[0]) writeAgeHats(age, out, hats);
   const rest = hats + last;
   out[rest] = a * u;
   out[rest + 1] = ls;
@@ -107,27 +112,38 @@ export function compositionWeigher(artifact: CompositionTables): CompositionWeig
   const weights = fixedAddressArray(Float64Array, HOUSEHOLD_TYPES.length);
   const terms = fixedAddressArray(Float64Array, COMPOSITION_TERMS);
 
-  function weigh(profile: Profile, u: number): void {
-    const type = profile.household_type;
-    const members = profile.household_members;
-    const sizeKnown = members !== undefined && Number.isFinite(members);
-    if (type !== undefined || (sizeKnown && members <= 1)) {
-      const given = type === undefined ? SINGLE : TYPE_INDEX[type];
-      for (let t = 0; t < weights.length; t++) weights[t] = t === given ? 1 : 0;
-      return;
-    }
-    const age = profile.age;
+  /** The profile's composition terms into `terms`, clamped to the fit's ranges; returns its pattern. */
+  function writeTerms(profile: Profile, u: number, sizeKnown: boolean): number {
+    const { age, household_members: members } = profile;
     const ageKnown = age !== undefined && Number.isFinite(age);
-    const tenureKnown = profile.is_homeowner !== undefined;
     compositionTerms(
       Math.min(Math.max(u, uMin), uMax),
       ageKnown ? Math.min(Math.max(age, ageMin), ageMax) : undefined,
-      sizeKnown ? Math.min(members, sizeMax) : undefined,
+      sizeKnown ? Math.min(members!, sizeMax) : undefined,
       profile.is_homeowner,
       terms,
       0,
     );
-    const marriedAt = compositionPattern(ageKnown, sizeKnown, tenureKnown) * STAGES * COMPOSITION_TERMS;
+    return compositionPattern(ageKnown, sizeKnown, profile.is_homeowner !== undefined);
+  }
+
+  function weigh(profile: Profile, u: number): void {
+    const type = profile.household_type;
+    const members = profile.household_members;
+    const sizeKnown = members !== undefined && Number.isFinite(members);
+    if (type !== undefined || (sizeKnown && members <= 1))
+      weighGiven(type === undefined ? SINGLE : TYPE_INDEX[type]);
+    else weighByLogits(writeTerms(profile, u, sizeKnown));
+  }
+
+  /** A stated type (or a household of one, single by definition) has all the weight. */
+  function weighGiven(given: number): void {
+    for (let t = 0; t < weights.length; t++) weights[t] = t === given ? 1 : 0;
+  }
+
+  /** The two stages' logistic models over `terms`, for the pattern of known fields. */
+  function weighByLogits(pattern: number): void {
+    const marriedAt = pattern * STAGES * COMPOSITION_TERMS;
     const oneParentAt = marriedAt + COMPOSITION_TERMS;
     // Both stages' logits in one loop: two independent sums, each in the same order as alone.
     let zMarried = 0;

@@ -128,21 +128,27 @@ function* writeValue(value: unknown, indent: string, out: ChunkedBytes): Generat
     yield* writePairs(value, indent, out);
     return;
   }
-  const inner = `${indent}  `;
-  if (Array.isArray(value)) {
-    if (value.length === 0) {
-      out.bytes.plain('[]');
-      return;
-    }
-    for (let i = 0; i < value.length; i++) {
-      out.bytes.plain(i === 0 ? `[\n${inner}` : `,\n${inner}`);
-      const item: unknown = value[i];
-      yield* writeValue(isOmitted(item) ? null : item, inner, out);
-      if (out.full) yield out.take();
-    }
-    out.bytes.plain(`\n${indent}]`);
+  if (Array.isArray(value)) yield* writeArray(value, indent, out);
+  else yield* writeObject(value, indent, out);
+}
+
+function* writeArray(value: readonly unknown[], indent: string, out: ChunkedBytes): Generator<Buffer> {
+  if (value.length === 0) {
+    out.bytes.plain('[]');
     return;
   }
+  const inner = `${indent}  `;
+  for (let i = 0; i < value.length; i++) {
+    out.bytes.plain(i === 0 ? `[\n${inner}` : `,\n${inner}`);
+    const item: unknown = value[i];
+    yield* writeValue(isOmitted(item) ? null : item, inner, out);
+    if (out.full) yield out.take();
+  }
+  out.bytes.plain(`\n${indent}]`);
+}
+
+function* writeObject(value: object, indent: string, out: ChunkedBytes): Generator<Buffer> {
+  const inner = `${indent}  `;
   let empty = true;
   for (const [key, item] of Object.entries(value)) {
     if (isOmitted(item)) continue;
