@@ -169,7 +169,7 @@ const HALF = FRACTION_STEPS / 2;
  */
 const KEY_SLOTS = 64;
 const LAST_SLOT = KEY_SLOTS - 1;
-if (CATEGORY_COUNT > KEY_SLOTS) throw new Error('outlay: the apportionment keys hold at most 64 categories');
+if (CATEGORY_COUNT > KEY_SLOTS) throw new Error('the apportionment keys hold at most 64 categories');
 const KEY_LIMIT = FRACTION_STEPS * KEY_SLOTS;
 /** The keys of the categories rounded up are those from ROUNDED_UP (fraction ≥ HALF). */
 const ROUNDED_UP = HALF * KEY_SLOTS;

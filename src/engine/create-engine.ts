@@ -113,7 +113,7 @@ export function createEngine({ model, geo, config }: EngineParts): LocalEngine {
 /** The error result for a body that failed `checkRequest`: validation again, for its error list. */
 function rejected(body: unknown): { ok: false; error: InvalidRequestBody } {
   const validation = validateRequest(body);
-  if (validation.ok) throw new Error('outlay: a request failed the schema check once and passed it once');
+  if (validation.ok) throw new Error('a request failed the schema check once and passed it once');
   return validation;
 }
 
@@ -121,7 +121,7 @@ function rejected(body: unknown): { ok: false; error: InvalidRequestBody } {
 function checkScoreKey(key: string): string {
   if (key.length === 0 || key === PSA_KEY || key === SAVINGS_SCORE_KEY) {
     throw new Error(
-      `outlay: invalid score key ${JSON.stringify(key)}: it must be non-empty and differ from "${PSA_KEY}" and "${SAVINGS_SCORE_KEY}"`,
+      `invalid score key ${JSON.stringify(key)}: it must be non-empty and differ from "${PSA_KEY}" and "${SAVINGS_SCORE_KEY}"`,
     );
   }
   return key;

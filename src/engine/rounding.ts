@@ -94,7 +94,7 @@ export function tenthsOfScore(points: number): number {
 export function formatScore(points: number): string {
   const text = SCORE_STRINGS[tenthsOfScore(points)];
   if (text === undefined) {
-    throw new Error(`outlay: ${points} is not a score (a whole number of tenths from 0 to 100)`);
+    throw new Error(`${points} is not a score (a whole number of tenths from 0 to 100)`);
   }
   return text;
 }
