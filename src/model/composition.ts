@@ -6,7 +6,6 @@
  * single_or_other (as every one-member CU in CE 2014).
  */
 import { HOUSEHOLD_TYPES, type HouseholdType } from '../contract/schemas.js';
-import { fixedAddressArray } from '../fixed-address.js';
 import type { ModelArtifact } from './artifact.js';
 import type { Profile } from './types.js';
 
@@ -99,9 +98,6 @@ export type CompositionTables = Pick<
  * The weights are one-hot when the type is given (or the household has one member), else P(t | known
  * fields). The model multiplies Σ_t weight_t · f_t into its category loop, so the mixture costs no pass of
  * its own; with one-hot weights the sum is the given type's factor exactly (the other terms add +0).
- *
- * A closure over its arrays rather than a class, like the model's prediction and for the same reason
- * (`bindPrediction` in spending-model.ts): when one is made per thread, the compiler folds them in.
  */
 export function compositionWeigher(artifact: CompositionTables): CompositionWeigher {
   const { ageMin, ageMax, sizeMax } = artifact;
@@ -109,8 +105,8 @@ export function compositionWeigher(artifact: CompositionTables): CompositionWeig
   const uMax = uMin + (artifact.incomeGrid.points - 1) * artifact.incomeGrid.uStep;
   const factors = Float64Array.from(artifact.composition);
   const logit = Float64Array.from(artifact.compositionLogit);
-  const weights = fixedAddressArray(Float64Array, HOUSEHOLD_TYPES.length);
-  const terms = fixedAddressArray(Float64Array, COMPOSITION_TERMS);
+  const weights = new Float64Array(HOUSEHOLD_TYPES.length);
+  const terms = new Float64Array(COMPOSITION_TERMS);
 
   /** The profile's composition terms into `terms`, clamped to the fit's ranges; returns its pattern. */
   function writeTerms(profile: Profile, u: number, sizeKnown: boolean): number {
