@@ -10,7 +10,7 @@ function findPackageRoot(start: string): string {
   let dir = start;
   while (!existsSync(join(dir, 'package.json'))) {
     const parent = dirname(dir);
-    if (parent === dir) throw new Error(`outlay: cannot find package.json above ${start}`);
+    if (parent === dir) throw new Error(`cannot find package.json above ${start}`);
     dir = parent;
   }
   return dir;

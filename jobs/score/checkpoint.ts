@@ -11,6 +11,7 @@ import { createReadStream } from 'node:fs';
 import { readFile, stat, unlink } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parse } from 'csv-parse';
+import type { Logger } from 'pino';
 import { partialPathOf, writeFileAtomically } from '../../src/io/output-file.js';
 import { buildRequest } from '../../src/io/row-request.js';
 import type { SummaryBuilder } from '../../src/report/summary.js';
@@ -43,7 +44,7 @@ export async function fingerprintOf(
   return createHash('sha256').update(JSON.stringify(identity)).digest('hex');
 }
 
-export async function readCheckpoint(path: string): Promise<Checkpoint | undefined> {
+async function readCheckpoint(path: string): Promise<Checkpoint | undefined> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -52,6 +53,18 @@ export async function readCheckpoint(path: string): Promise<Checkpoint | undefin
   }
   const checkpoint = JSON.parse(text) as Checkpoint;
   return checkpoint.version === CHECKPOINT_VERSION ? checkpoint : undefined;
+}
+
+/** The checkpoint at `path` when it is for this input and these options (`fingerprint`); a stale one is logged. */
+export async function matchingCheckpoint(
+  path: string,
+  fingerprint: string,
+  logger: Logger,
+): Promise<Checkpoint | undefined> {
+  const previous = await readCheckpoint(path);
+  if (previous === undefined || previous.fingerprint === fingerprint) return previous;
+  logger.warn({ checkpoint: path }, 'checkpoint is for another input or other options; starting over');
+  return undefined;
 }
 
 export async function writeCheckpoint(path: string, checkpoint: Omit<Checkpoint, 'version'>): Promise<void> {

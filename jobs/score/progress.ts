@@ -33,16 +33,8 @@ export function createProgress(options: { bar: boolean; logger: Logger; now?: ()
     const rate = elapsed > 0 ? latest.rowsIn / elapsed : 0;
     const eta =
       latest.fraction !== undefined && latest.fraction > 0 ? elapsed * (1 / latest.fraction - 1) : undefined;
-    if (options.bar) {
-      const percent = latest.fraction === undefined ? '' : ` ${(latest.fraction * 100).toFixed(1)}%`;
-      const width = 24;
-      const filled = latest.fraction === undefined ? 0 : Math.round(latest.fraction * width);
-      const bar =
-        latest.fraction === undefined ? '' : ` [${'#'.repeat(filled)}${'.'.repeat(width - filled)}]`;
-      process.stderr.write(
-        `\r\x1b[K${bar}${percent} ${latest.rowsIn.toLocaleString('en-US')} rows, ${Math.round(rate).toLocaleString('en-US')} rows/s, ${latest.rowsRejected.toLocaleString('en-US')} rejected${eta === undefined ? '' : `, ETA ${formatDuration(eta)}`}`,
-      );
-    } else {
+    if (options.bar) process.stderr.write(`\r\x1b[K${barLine(latest, rate, eta)}`);
+    else {
       options.logger.info(
         {
           rowsIn: latest.rowsIn,
@@ -71,4 +63,15 @@ export function createProgress(options: { bar: boolean; logger: Logger; now?: ()
       }
     },
   };
+}
+
+/** The terminal's progress line: bar and percentage (when the input size is known), counts, rate, ETA. */
+function barLine(counts: ProgressCounts, rate: number, eta: number | undefined): string {
+  const { fraction } = counts;
+  const percent = fraction === undefined ? '' : ` ${(fraction * 100).toFixed(1)}%`;
+  const width = 24;
+  const filled = fraction === undefined ? 0 : Math.round(fraction * width);
+  const bar = fraction === undefined ? '' : ` [${'#'.repeat(filled)}${'.'.repeat(width - filled)}]`;
+  const etaText = eta === undefined ? '' : `, ETA ${formatDuration(eta)}`;
+  return `${bar}${percent} ${counts.rowsIn.toLocaleString('en-US')} rows, ${Math.round(rate).toLocaleString('en-US')} rows/s, ${counts.rowsRejected.toLocaleString('en-US')} rejected${etaText}`;
 }

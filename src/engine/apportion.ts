@@ -29,10 +29,10 @@ export function apportion(
   out: Float64Array,
 ): boolean {
   let weightSum = 0;
-  for (let i = 0; i < COUNT; i++) if (eligible[i] === 1) weightSum += weights[i]!;
+  for (let i = 0; i < CATEGORY_COUNT; i++) if (eligible[i] === 1) weightSum += weights[i]!;
   const perWeight = total / weightSum;
   let roundedSum = 0;
-  for (let i = 0; i < COUNT; i++) {
+  for (let i = 0; i < CATEGORY_COUNT; i++) {
     if (eligible[i] === 1) roundedSum += fileQuota(i, weights[i]! * perWeight, out, keys);
     else skipQuota(i, keys);
   }
@@ -60,9 +60,9 @@ export function apportion(
  * infinite weight) gives NaN, and a NaN key, which no scan chooses.
  */
 export function fileQuota(i: number, quota: number, out: Float64Array, keys: Float64Array): number {
-  const rest = quota - floor(quota);
+  const rest = quota - floorOfNonNegative(quota);
   // rest × 2^40 is below 2^40 (or NaN).
-  const fraction = floorFraction(rest * FRACTION_STEPS);
+  const fraction = floorBelowWhole(rest * FRACTION_STEPS);
   keys[i] = fraction * KEY_SLOTS + (LAST_SLOT - i);
   // quota − rest is floor(quota) exactly; the comparison is added as a number, not branched on (it is
   // random).
@@ -88,7 +88,7 @@ export function placeLeftover(
   keys: Float64Array,
 ): boolean {
   if (!(weightSum > 0)) {
-    for (let i = 0; i < COUNT; i++) if (keys[i] !== SKIPPED) out[i] = 0;
+    for (let i = 0; i < CATEGORY_COUNT; i++) if (keys[i] !== SKIPPED) out[i] = 0;
     return false;
   }
   const excess = roundedSum - total;
@@ -96,7 +96,7 @@ export function placeLeftover(
   else if (excess < 0) giveUnits(-excess, out, keys);
   // A NaN fraction makes the sum NaN; largest remainder has no leftover to place then (the total less
   // the floors is NaN), and every category keeps its floor.
-  else if (excess !== 0) takeUnits(COUNT, out, keys);
+  else if (excess !== 0) takeUnits(CATEGORY_COUNT, out, keys);
   return true;
 }
 
@@ -115,7 +115,7 @@ export function placeLeftover(
 function takeUnits(units: number, out: Float64Array, keys: Float64Array): void {
   for (let taken = 0; taken < units; taken++) {
     let smallest = Number.POSITIVE_INFINITY;
-    for (let i = 0; i < COUNT; i++) {
+    for (let i = 0; i < CATEGORY_COUNT; i++) {
       const key = keys[i]!;
       // Rounded down or skipped: above every key.
       const candidate = key + +(key < ROUNDED_UP) * APART;
@@ -136,7 +136,7 @@ function takeUnits(units: number, out: Float64Array, keys: Float64Array): void {
 function giveUnits(units: number, out: Float64Array, keys: Float64Array): void {
   for (let given = 0; given < units; given++) {
     let largest = Number.NEGATIVE_INFINITY;
-    for (let i = 0; i < COUNT; i++) {
+    for (let i = 0; i < CATEGORY_COUNT; i++) {
       const key = keys[i]!;
       // Rounded up: below every key (and skipped ones are below too).
       const candidate = key - +(key >= ROUNDED_UP) * APART;
@@ -152,13 +152,6 @@ function giveUnits(units: number, out: Float64Array, keys: Float64Array): void {
 /** The category of a key (see KEY_SLOTS). */
 const categoryOfKey = (key: number): number => LAST_SLOT - (key - KEY_SLOTS * Math.floor(key / KEY_SLOTS));
 
-/**
- * An import is a live binding, which compiled code loads and checks again on every use; a module
- * constant is folded in. The scans use it 38 times each: 500 instructions per evaluation.
- */
-const COUNT = CATEGORY_COUNT;
-/** Module constants for the same reason; not `Math.floor`, see `floorBelowWhole`. */
-const [floor, floorFraction] = [floorOfNonNegative, floorBelowWhole];
 /** Fractions are quantised to multiples of 2^-40 of a unit. */
 const FRACTION_STEPS = 2 ** 40;
 const HALF = FRACTION_STEPS / 2;
@@ -169,7 +162,7 @@ const HALF = FRACTION_STEPS / 2;
  */
 const KEY_SLOTS = 64;
 const LAST_SLOT = KEY_SLOTS - 1;
-if (CATEGORY_COUNT > KEY_SLOTS) throw new Error('outlay: the apportionment keys hold at most 64 categories');
+if (CATEGORY_COUNT > KEY_SLOTS) throw new Error('the apportionment keys hold at most 64 categories');
 const KEY_LIMIT = FRACTION_STEPS * KEY_SLOTS;
 /** The keys of the categories rounded up are those from ROUNDED_UP (fraction ≥ HALF). */
 const ROUNDED_UP = HALF * KEY_SLOTS;

@@ -41,9 +41,6 @@ export interface AllocationBuffers {
  * category but savings, given amounts as sent and modeled ones otherwise. `givenWhole` is the sum of the
  * given amounts rounded to whole units, and `fillableWeight` the sum of the modeled amounts of the
  * categories to fill (neither given, nor savings, nor other debt payments), in index order.
- *
- * A closure over fixed buffers, like the model's prediction and for the same reason (`bindPrediction` in
- * src/model/spending-model.ts): when one is made per thread, the compiler folds them into the loop.
  */
 export function budgetAllocator({
   given,
@@ -54,56 +51,44 @@ export function budgetAllocator({
 }: AllocationBuffers): (netIncome: number, givenWhole: number, fillableWeight: number) => number {
   // The apportionment's keys, bound here to be folded into the loops (see `fileQuota`).
   const keys = new Float64Array(CATEGORY_COUNT);
-  // Imports are live bindings, which compiled code loads and checks again on every use; this closure's
-  // constants are folded in. The loop below uses them in every iteration: 4–8 % of the evaluation.
-  const [spendingCount, savingsIndex, otherDebtIndex] = [
-    SPENDING_CATEGORY_COUNT,
-    SAVINGS_INDEX,
-    OTHER_DEBT_INDEX,
-  ];
-  // Every amount rounded here is ≥ 0 (the income > 0): no test for the sign, no call for negatives, whose
-  // path took registers from the loop (bench/analysis/engine.md, eleventh round).
-  const [round, file, skip, place] = [roundNonNegative, fileQuota, skipQuota, placeLeftover];
+  // Every amount rounded here is ≥ 0 (the income > 0), hence roundNonNegative.
   return function allocate(netIncome: number, givenWhole: number, fillableWeight: number): number {
-    const total = Math.max(0, round(netIncome) - givenWhole);
+    const total = Math.max(0, roundNonNegative(netIncome) - givenWhole);
     // One division, not one per category: divisions are the slowest step of the quotas.
     const perWeight = total / fillableWeight;
-    // −0, not 0: a sum that starts as a double stays one (the amounts are whole, so it is exact either
-    // way); from 0 the compiler keeps it as an int32 and checks every amount for being one, 2 % of the
-    // evaluation's instructions (bench/analysis/engine.md, eighth round).
-    let roundedSum = -0;
+    let roundedSum = 0;
     let spending = 0;
     // The spending categories; savings and other debt payments, the last two, after the loop, so that it
     // tests no index (bench/analysis/engine.md, eleventh round).
-    for (let i = 0; i < spendingCount; i++) {
+    for (let i = 0; i < SPENDING_CATEGORY_COUNT; i++) {
       const weight = modeled[i]!;
-      modelOut[i] = round(weight);
+      modelOut[i] = roundNonNegative(weight);
       if (isGiven[i] === 1) {
         const amount = given[i]!;
-        out[i] = round(amount);
-        skip(i, keys);
+        out[i] = roundNonNegative(amount);
+        skipQuota(i, keys);
         spending += amount;
       } else {
         spending += weight;
-        roundedSum += file(i, weight * perWeight, out, keys);
+        roundedSum += fileQuota(i, weight * perWeight, out, keys);
       }
     }
     // Never filled: 0 unless given. Savings are not part of the spending; other debt payments, when given,
     // are, added last as in contract order.
-    modelOut[savingsIndex] = round(modeled[savingsIndex]!);
-    out[savingsIndex] = isGiven[savingsIndex] === 1 ? round(given[savingsIndex]!) : 0;
-    skip(savingsIndex, keys);
+    modelOut[SAVINGS_INDEX] = roundNonNegative(modeled[SAVINGS_INDEX]!);
+    out[SAVINGS_INDEX] = isGiven[SAVINGS_INDEX] === 1 ? roundNonNegative(given[SAVINGS_INDEX]!) : 0;
+    skipQuota(SAVINGS_INDEX, keys);
     // The contract fixes modeled other debt payments at 0, whatever a model writes.
-    modelOut[otherDebtIndex] = 0;
-    if (isGiven[otherDebtIndex] === 1) {
-      const amount = given[otherDebtIndex]!;
-      out[otherDebtIndex] = round(amount);
+    modelOut[OTHER_DEBT_INDEX] = 0;
+    if (isGiven[OTHER_DEBT_INDEX] === 1) {
+      const amount = given[OTHER_DEBT_INDEX]!;
+      out[OTHER_DEBT_INDEX] = roundNonNegative(amount);
       spending += amount;
     } else {
-      out[otherDebtIndex] = 0;
+      out[OTHER_DEBT_INDEX] = 0;
     }
-    skip(otherDebtIndex, keys);
-    place(total, fillableWeight, roundedSum, out, keys);
+    skipQuota(OTHER_DEBT_INDEX, keys);
+    placeLeftover(total, fillableWeight, roundedSum, out, keys);
     return spending;
   };
 }

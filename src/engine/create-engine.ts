@@ -5,14 +5,6 @@
  * Each call validates once, evaluates the model once into preallocated buffers, and builds the response
  * objects from those buffers. The buffers are reused across calls, which is safe because every operation
  * is synchronous and the model and resolver never call back into the engine.
- *
- * Make one engine per thread and share it, as the server and each batch worker do. The model's prediction
- * and the budget's allocation are bound to this engine's buffers (`evaluationSteps`), and V8 folds those
- * buffers into their compiled loops only while they are the only such bindings in the thread
- * (`bindPrediction` in src/model/spending-model.ts). A second engine in the same thread gives the same
- * figures, but then the thread's engines run the loops unfolded and their calls through shared call
- * sites: measured at about twice the CPU per evaluation of a thread's only engine
- * (bench/analysis/engine.md).
  */
 import {
   DEFAULT_SCORE_KEY,
@@ -113,7 +105,7 @@ export function createEngine({ model, geo, config }: EngineParts): LocalEngine {
 /** The error result for a body that failed `checkRequest`: validation again, for its error list. */
 function rejected(body: unknown): { ok: false; error: InvalidRequestBody } {
   const validation = validateRequest(body);
-  if (validation.ok) throw new Error('outlay: a request failed the schema check once and passed it once');
+  if (validation.ok) throw new Error('a request failed the schema check once and passed it once');
   return validation;
 }
 
@@ -121,7 +113,7 @@ function rejected(body: unknown): { ok: false; error: InvalidRequestBody } {
 function checkScoreKey(key: string): string {
   if (key.length === 0 || key === PSA_KEY || key === SAVINGS_SCORE_KEY) {
     throw new Error(
-      `outlay: invalid score key ${JSON.stringify(key)}: it must be non-empty and differ from "${PSA_KEY}" and "${SAVINGS_SCORE_KEY}"`,
+      `invalid score key ${JSON.stringify(key)}: it must be non-empty and differ from "${PSA_KEY}" and "${SAVINGS_SCORE_KEY}"`,
     );
   }
   return key;

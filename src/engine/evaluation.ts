@@ -3,13 +3,9 @@
  * model's prediction, the budget's allocation and the score, in that order, with the geography resolved
  * between the first two by the caller. `createEngine` runs them for every call; the engine figure's cost
  * split (bench/stack/engine-stages.ts) runs them one prefix at a time, so both time the same code.
- *
- * The buffers are fixed here, for the bindings that fold them into their compiled loops (`bindPrediction`
- * in src/model/spending-model.ts): make one set of steps per thread.
  */
 import { CATEGORY_COUNT, SAVINGS_INDEX } from '../contract/categories.js';
 import type { GivenBudget } from '../contract/schemas.js';
-import { fixedAddressArray } from '../fixed-address.js';
 import type { BoundPrediction, SpendingModel } from '../model/types.js';
 import { budgetAllocator } from './budget.js';
 import { givenBudgetReader } from './given.js';
@@ -41,12 +37,12 @@ export interface EvaluationSteps {
 export function evaluationSteps(model: SpendingModel): EvaluationSteps {
   // The request's fixed expenses (read where `isGiven` is 1) and the model's unrounded amounts.
   const given = new Float64Array(CATEGORY_COUNT);
-  const isGiven = fixedAddressArray(Uint8Array, CATEGORY_COUNT);
+  const isGiven = new Uint8Array(CATEGORY_COUNT);
   const modeled = new Float64Array(CATEGORY_COUNT);
   const buffers: EvaluationBuffers = {
     budget: new Float64Array(CATEGORY_COUNT),
     model: new Float64Array(CATEGORY_COUNT),
-    scoreValues: fixedAddressArray(Float64Array, 3),
+    scoreValues: new Float64Array(3),
   };
   const { scoreValues } = buffers;
   return {

@@ -24,8 +24,6 @@ export function givenBudgetReader(
   const set = new Int32Array(CATEGORY_COUNT);
   let setCount = 0;
   const indexOf = CATEGORY_INDEX_BY_KEY;
-  // Given amounts are never negative: the contract validates them.
-  const round = roundNonNegative;
   return function readGivenBudget(budget: GivenBudget | undefined): number {
     for (let j = 0; j < setCount; j++) isGiven[set[j]!] = 0;
     setCount = 0;
@@ -39,7 +37,8 @@ export function givenBudgetReader(
       // Keys are unique and every flag is clear here, so each index is listed once.
       isGiven[index] = 1;
       set[setCount++] = index;
-      whole += round(value);
+      // Given amounts are never negative: the contract validates them.
+      whole += roundNonNegative(value);
     }
     return whole;
   };

@@ -45,29 +45,21 @@ export const floorOfNonNegative = (x: number): number => {
  * than ½, so it has no rounding error (no `floor(x + 0.5)` error at 0.49999999999999994), and it is ½
  * exactly when it is ½ or more: `>=`, which compiles to fewer instructions than `===`. The comparison is
  * added as a number, not branched on (it is random); see `floorBelowWhole` for why not Math.floor.
- * A `const`, not a function declaration, which is a mutable binding: the compiled loops that inline
- * `roundHalfAwayFromZero` loaded and checked it again on every rounding.
  */
-const roundHalfUp = (x: number): number => {
+export function roundNonNegative(x: number): number {
   if (!(x < WHOLE)) return x;
   const nearest = x + WHOLE - WHOLE;
   return nearest + +(x - nearest >= 0.5);
-};
+}
 
 /**
  * Round to the nearest whole unit, halves away from zero; a negative x never gives −0 (±0 is returned
  * as it is, NaN and ±∞ too).
  */
 export function roundHalfAwayFromZero(x: number): number {
-  if (x < 0) return -roundHalfUp(-x) + 0;
-  return x === 0 ? x : roundHalfUp(x);
+  if (x < 0) return -roundNonNegative(-x) + 0;
+  return x === 0 ? x : roundNonNegative(x);
 }
-
-/**
- * `roundHalfUp` for callers: an exported `const` is a binding that may still be uninitialised, which
- * compiled code checks on every use, so this module's own functions call the unexported one.
- */
-export const roundNonNegative = roundHalfUp;
 
 /** Scores are reported in tenths of a point from 0.0 to 100.0; their 1,001 strings are built once. */
 export const SCORE_TENTHS_MAX = 1000;
@@ -94,7 +86,7 @@ export function tenthsOfScore(points: number): number {
 export function formatScore(points: number): string {
   const text = SCORE_STRINGS[tenthsOfScore(points)];
   if (text === undefined) {
-    throw new Error(`outlay: ${points} is not a score (a whole number of tenths from 0 to 100)`);
+    throw new Error(`${points} is not a score (a whole number of tenths from 0 to 100)`);
   }
   return text;
 }

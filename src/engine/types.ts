@@ -65,7 +65,6 @@ export interface Engine {
 
 /**
  * The in-process engine (createEngine): the contract's operations, plus `household` as bare figures.
- * One per thread: see createEngine.
  */
 export interface LocalEngine extends Engine {
   /** `household` without the response objects, for callers that only copy the values out. */

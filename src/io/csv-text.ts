@@ -2,7 +2,7 @@
  * CSV field and record encoding with csv-stringify's default rules (quote a field only when it contains a
  * comma, a double quote, CR or LF; double embedded quotes; LF record delimiter). Written by hand because
  * the batch job encodes ~90 fields per row and csv-stringify's per-field option handling dominated the
- * run time; test/io/csv-text.test.ts checks byte equality with csv-stringify on generated fields.
+ * run time; test/io/csv-encoding.test.ts checks byte equality with csv-stringify on generated fields.
  */
 const NEEDS_QUOTES = /[",\r\n]/;
 const QUOTE = /"/g;

@@ -6,7 +6,6 @@
  * single_or_other (as every one-member CU in CE 2014).
  */
 import { HOUSEHOLD_TYPES, type HouseholdType } from '../contract/schemas.js';
-import { fixedAddressArray } from '../fixed-address.js';
 import type { ModelArtifact } from './artifact.js';
 import type { Profile } from './types.js';
 
@@ -39,6 +38,20 @@ export const compositionPattern = (ageKnown: boolean, sizeKnown: boolean, tenure
  * terms of an unknown field are 0 (that pattern's logits were fitted without them). Age and size are
  * expected clamped to the ranges the fit saw.
  */
+/** The non-zero age hats of an age above the first knot, into the zeroed out[hats…]. */
+function writeAgeHats(age: number, out: Float64Array, hats: number): void {
+  const last = AGE_KNOTS.length - 1;
+  if (age >= AGE_KNOTS[last]!) {
+    out[hats + last - 1] = 1;
+    return;
+  }
+  let j = 0;
+  while (age > AGE_KNOTS[j + 1]!) j++;
+  const f = (age - AGE_KNOTS[j]!) / (AGE_KNOTS[j + 1]! - AGE_KNOTS[j]!);
+  if (j > 0) out[hats + j - 1] = 1 - f;
+  out[hats + j] = f;
+}
+
 export function compositionTerms(
   u: number,
   age: number | undefined,
@@ -56,16 +69,7 @@ export function compositionTerms(
   const last = AGE_KNOTS.length - 1;
   // A loop, not TypedArray fill: fill with bounds is a runtime call that cost more than all the terms.
   for (let j = hats; j < hats + last; j++) out[j] = 0;
-  if (age !== undefined && age > AGE_KNOTS[0]) {
-    if (age >= AGE_KNOTS[last]!) out[hats + last - 1] = 1;
-    else {
-      let j = 0;
-      while (age > AGE_KNOTS[j + 1]!) j++;
-      const f = (age - AGE_KNOTS[j]!) / (AGE_KNOTS[j + 1]! - AGE_KNOTS[j]!);
-      if (j > 0) out[hats + j - 1] = 1 - f;
-      out[hats + j] = f;
-    }
-  }
+  if (age !== undefined && age > AGE_KNOTS[0]) writeAgeHats(age, out, hats);
   const rest = hats + last;
   out[rest] = a * u;
   out[rest + 1] = ls;
@@ -94,9 +98,6 @@ export type CompositionTables = Pick<
  * The weights are one-hot when the type is given (or the household has one member), else P(t | known
  * fields). The model multiplies Σ_t weight_t · f_t into its category loop, so the mixture costs no pass of
  * its own; with one-hot weights the sum is the given type's factor exactly (the other terms add +0).
- *
- * A closure over its arrays rather than a class, like the model's prediction and for the same reason
- * (`bindPrediction` in spending-model.ts): when one is made per thread, the compiler folds them in.
  */
 export function compositionWeigher(artifact: CompositionTables): CompositionWeigher {
   const { ageMin, ageMax, sizeMax } = artifact;
@@ -104,30 +105,41 @@ export function compositionWeigher(artifact: CompositionTables): CompositionWeig
   const uMax = uMin + (artifact.incomeGrid.points - 1) * artifact.incomeGrid.uStep;
   const factors = Float64Array.from(artifact.composition);
   const logit = Float64Array.from(artifact.compositionLogit);
-  const weights = fixedAddressArray(Float64Array, HOUSEHOLD_TYPES.length);
-  const terms = fixedAddressArray(Float64Array, COMPOSITION_TERMS);
+  const weights = new Float64Array(HOUSEHOLD_TYPES.length);
+  const terms = new Float64Array(COMPOSITION_TERMS);
+
+  /** The profile's composition terms into `terms`, clamped to the fit's ranges; returns its pattern. */
+  function writeTerms(profile: Profile, u: number, sizeKnown: boolean): number {
+    const { age, household_members: members } = profile;
+    const ageKnown = age !== undefined && Number.isFinite(age);
+    compositionTerms(
+      Math.min(Math.max(u, uMin), uMax),
+      ageKnown ? Math.min(Math.max(age, ageMin), ageMax) : undefined,
+      sizeKnown ? Math.min(members!, sizeMax) : undefined,
+      profile.is_homeowner,
+      terms,
+      0,
+    );
+    return compositionPattern(ageKnown, sizeKnown, profile.is_homeowner !== undefined);
+  }
 
   function weigh(profile: Profile, u: number): void {
     const type = profile.household_type;
     const members = profile.household_members;
     const sizeKnown = members !== undefined && Number.isFinite(members);
-    if (type !== undefined || (sizeKnown && members <= 1)) {
-      const given = type === undefined ? SINGLE : TYPE_INDEX[type];
-      for (let t = 0; t < weights.length; t++) weights[t] = t === given ? 1 : 0;
-      return;
-    }
-    const age = profile.age;
-    const ageKnown = age !== undefined && Number.isFinite(age);
-    const tenureKnown = profile.is_homeowner !== undefined;
-    compositionTerms(
-      Math.min(Math.max(u, uMin), uMax),
-      ageKnown ? Math.min(Math.max(age, ageMin), ageMax) : undefined,
-      sizeKnown ? Math.min(members, sizeMax) : undefined,
-      profile.is_homeowner,
-      terms,
-      0,
-    );
-    const marriedAt = compositionPattern(ageKnown, sizeKnown, tenureKnown) * STAGES * COMPOSITION_TERMS;
+    if (type !== undefined || (sizeKnown && members <= 1))
+      weighGiven(type === undefined ? SINGLE : TYPE_INDEX[type]);
+    else weighByLogits(writeTerms(profile, u, sizeKnown));
+  }
+
+  /** A stated type (or a household of one, single by definition) has all the weight. */
+  function weighGiven(given: number): void {
+    for (let t = 0; t < weights.length; t++) weights[t] = t === given ? 1 : 0;
+  }
+
+  /** The two stages' logistic models over `terms`, for the pattern of known fields. */
+  function weighByLogits(pattern: number): void {
+    const marriedAt = pattern * STAGES * COMPOSITION_TERMS;
     const oneParentAt = marriedAt + COMPOSITION_TERMS;
     // Both stages' logits in one loop: two independent sums, each in the same order as alone.
     let zMarried = 0;

@@ -154,12 +154,172 @@ function bindPrediction(tables: PredictionTables, out: Float64Array, excluded: U
   const { ageRows, sizeRows, ageMarginalRows, sizeMarginalRows, ageSizeMarginalRows, onesRow } = tables;
   const { factors: typeFactors, weights, weigh } = compositionWeigher(tables.composition);
   const { placeFactors, factorsAt } = placeFactorCache(tables);
+  const { pairs, pairRowAt } = demographicPairs(tables);
+  let lastGeo: Geography | null = null;
+  let geoFactorAt = 0;
+
+  /** The owner share: as stated, else from age and income, else from income alone. */
+  function ownerShare(
+    isHomeowner: boolean | undefined,
+    ageKnown: boolean,
+    u: number,
+    a: number,
+    k: number,
+    f: number,
+  ) {
+    if (isHomeowner !== undefined) return isHomeowner ? 1 : 0;
+    return ageKnown ? logistic(ownerLogit, u, a) : lerp(ownerByIncome, k, f);
+  }
+
   /**
-   * The demographic factor is a product of two interpolated factors, each from an exact age or size row
-   * or from the income marginal that stands in for an unknown one. For whole ages and sizes (all the
-   * contract allows) the product is computed here once per (age, size), the same doubles as in a call:
-   * row 1 + (age − ageMin) × sizeMax + size − 1, n per row. Row 0 is the current call's, for the others.
+   * Where the profile's demographic factors start in `pairs`: a precomputed row for whole age and size,
+   * else row 0, written here from the rows (or income marginals) that stand in for what is not known.
    */
+  function demographicPairAt(
+    age: number | undefined,
+    members: number | undefined,
+    k: number,
+    f: number,
+  ): number {
+    const ageKnown = age !== undefined && Number.isFinite(age);
+    const sizeKnown = members !== undefined && Number.isFinite(members);
+    if (ageKnown && sizeKnown && Number.isInteger(age) && Number.isInteger(members)) {
+      return pairRowAt(Math.min(Math.max(age, ageMin), ageMax), Math.min(Math.max(members, 1), sizeMax));
+    }
+    let firstRow = (sizeKnown ? ageMarginalRows : ageSizeMarginalRows) + k;
+    let firstF = f;
+    if (ageKnown) {
+      const x = Math.min(Math.max(age, ageMin), ageMax);
+      const ageRow = intervalOf(x, ageMin, ageMax);
+      firstRow = ageRows + ageRow;
+      firstF = x - ageMin - ageRow;
+    }
+    let secondRow = ageKnown ? sizeMarginalRows + k : onesRow;
+    let secondF = ageKnown ? f : 0;
+    if (sizeKnown) {
+      const x = Math.min(Math.max(members, 1), sizeMax);
+      const sizeRow = intervalOf(x, 1, sizeMax);
+      secondRow = sizeRows + sizeRow;
+      secondF = x - 1 - sizeRow;
+    }
+    writeDemographicPair(factorSegments, n, firstRow, firstF, secondRow, secondF, pairs, 0);
+    return 0;
+  }
+
+  /** A category's spending by income: the interpolations at rc, mc and oc weighted by the tenure mix. */
+  function spendingByIncome(
+    tenure: number,
+    rc: number,
+    mc: number,
+    oc: number,
+    f: number,
+    renterW: number,
+    mortgageW: number,
+    outrightW: number,
+  ): number {
+    if (tenure === RENTERS) return incomeSegments[rc]! + f * incomeSegments[rc + 1]!;
+    if (tenure === OWNERS) {
+      return (
+        mortgageW * (incomeSegments[mc]! + f * incomeSegments[mc + 1]!) +
+        outrightW * (incomeSegments[oc]! + f * incomeSegments[oc + 1]!)
+      );
+    }
+    return (
+      renterW * (incomeSegments[rc]! + f * incomeSegments[rc + 1]!) +
+      mortgageW * (incomeSegments[mc]! + f * incomeSegments[mc + 1]!) +
+      outrightW * (incomeSegments[oc]! + f * incomeSegments[oc + 1]!)
+    );
+  }
+
+  /**
+   * Each category's spending into `out`; returns the sum over the categories not excluded. Per category:
+   * the tenure mix of the renter, with-mortgage and outright-owner interpolations by income, weighted by
+   * their shares (terms of weight 0, a given tenure, are left out: with the non-negative spending tables
+   * they add exactly +0, so the sums are the same doubles), times the demographic and price factors.
+   */
+  function writeCategories(k: number, f: number, ownerP: number, mortgageP: number, pairAt: number): number {
+    const renterW = 1 - ownerP;
+    const mortgageW = ownerP * mortgageP;
+    const outrightW = ownerP - mortgageW;
+    const tenure = ownerP === 0 ? RENTERS : ownerP === 1 ? OWNERS : MIXED;
+    const r = k * TENURE_CLASSES.length * n * 2;
+    const m = r + 2 * n;
+    const o = m + 2 * n;
+    // Weights and factors in HOUSEHOLD_TYPES order: married couple, one parent, single or other.
+    const married = weights[0]!;
+    const oneParent = weights[1]!;
+    const single = weights[2]!;
+    // As an int32 (it is one): the tagged value was checked and untagged in every iteration of the loop.
+    const place = geoFactorAt | 0;
+    let included = 0;
+    // `tenure` is the same for every category, so its branch is always predicted.
+    for (let c = 0; c < n; c++) {
+      // The tenure classes' offsets as int32 sums that wrap (they stay far below 2^31): as plain sums of
+      // offsets computed per call, every one of them was checked for overflow.
+      const rc = (r + 2 * c) | 0;
+      const mc = (m + 2 * c) | 0;
+      const oc = (o + 2 * c) | 0;
+      const byIncome = spendingByIncome(tenure, rc, mc, oc, f, renterW, mortgageW, outrightW);
+      const demographic =
+        pairs[pairAt + c]! *
+        (married * typeFactors[3 * c]! +
+          oneParent * typeFactors[3 * c + 1]! +
+          single * typeFactors[3 * c + 2]!);
+      const value = byIncome * demographic * placeFactors[place + c]!;
+      out[c] = value;
+      // Adding +0 for an excluded category gives the same double as skipping it: a sum from +0 is never −0.
+      included += excluded[c] === 1 ? 0 : value;
+    }
+    return included;
+  }
+
+  /** The categories the model does not predict: nothing, except savings, which get what is left. */
+  function writeRest(takeHome: number): void {
+    let total = 0;
+    for (let c = 0; c < n; c++) total += out[c]!;
+    for (let c = n; c < CATEGORY_COUNT; c++) out[c] = 0;
+    out[SAVINGS_INDEX] = Math.max(takeHome - total, 0);
+    out[OTHER_DEBT_INDEX] = 0;
+  }
+
+  return function predict(profile: Profile, geo: Geography): number {
+    const takeHome = profile.net_annual_income;
+    const u = Math.log(Math.max(takeHome, MIN_INCOME));
+    const t = Math.min(Math.max((u - uMin) / uStep, 0), points - 1);
+    // The last interval for t at the grid's top (f = 1 there). A min, not a branch: a branch taken only for
+    // take-home above the grid had the function compiled again (bench/analysis/engine.md, eighth round).
+    const k = Math.min(Math.floor(t), points - 2);
+    const f = t - k;
+    const age = profile.age;
+    const ageKnown = age !== undefined && Number.isFinite(age);
+    const a = ageKnown ? (age - 50) / 10 : 0;
+    const ownerP = ownerShare(profile.is_homeowner, ageKnown, u, a, k, f);
+    // Not needed by renters, whose mortgage weight is 0 whatever it is.
+    const mortgageP =
+      ownerP === 0 ? 0 : ageKnown ? logistic(mortgageLogit, u, a) : lerp(mortgageByIncome, k, f);
+    if (geo !== lastGeo) {
+      geoFactorAt = factorsAt(geo);
+      lastGeo = geo;
+    }
+    const pairAt = demographicPairAt(age, profile.household_members, k, f);
+    weigh(profile, u);
+    const included = writeCategories(k, f, ownerP, mortgageP, pairAt);
+    writeRest(takeHome);
+    return included;
+  };
+}
+
+/**
+ * The demographic factor is a product of two interpolated factors, each from an exact age or size row or
+ * from the income marginal that stands in for an unknown one. For whole ages and sizes (all the contract
+ * allows) the product is computed here once per (age, size), the same doubles as in a call: row
+ * 1 + (age − ageMin) × sizeMax + size − 1, n per row. Row 0 is the current call's, for the others.
+ */
+function demographicPairs(tables: PredictionTables): {
+  readonly pairs: Float64Array;
+  pairRowAt(age: number, size: number): number;
+} {
+  const { n, ageMin, ageMax, sizeMax, factorSegments, ageRows, sizeRows } = tables;
   const pairs = new Float64Array((1 + (ageMax - ageMin + 1) * sizeMax) * n);
   const pairRowAt = (age: number, size: number) => (1 + (age - ageMin) * sizeMax + size - 1) * n;
   for (let age = ageMin; age <= ageMax; age++) {
@@ -167,6 +327,7 @@ function bindPrediction(tables: PredictionTables, out: Float64Array, excluded: U
     for (let size = 1; size <= sizeMax; size++) {
       const sizeRow = intervalOf(size, 1, sizeMax);
       const [firstF, secondF] = [age - ageMin - ageRow, size - 1 - sizeRow];
+      const at = pairRowAt(age, size);
       writeDemographicPair(
         factorSegments,
         n,
@@ -175,133 +336,11 @@ function bindPrediction(tables: PredictionTables, out: Float64Array, excluded: U
         sizeRows + sizeRow,
         secondF,
         pairs,
-        pairRowAt(age, size),
+        at,
       );
     }
   }
-  let lastGeo: Geography | null = null;
-  let geoFactorAt = 0;
-
-  return function predict(profile: Profile, geo: Geography): number {
-    const takeHome = profile.net_annual_income;
-    const u = Math.log(Math.max(takeHome, MIN_INCOME));
-    const t = Math.min(Math.max((u - uMin) / uStep, 0), points - 1);
-    // The last interval for t at the grid's top (f = 1 there). A min, not a branch: the branch ran only for
-    // take-home above the grid, so rarely that the first such profile after the compiler's warm-up found an
-    // operation it had never seen run, and the function was compiled again, in some processes as a slower
-    // entry in the middle of its loop (bench/analysis/engine.md, eighth round).
-    const k = Math.min(Math.floor(t), points - 2);
-    const f = t - k;
-
-    const age = profile.age;
-    const ageKnown = age !== undefined && Number.isFinite(age);
-    const a = ageKnown ? (age - 50) / 10 : 0;
-    let ownerP: number;
-    if (profile.is_homeowner !== undefined) ownerP = profile.is_homeowner ? 1 : 0;
-    else ownerP = ageKnown ? logistic(ownerLogit, u, a) : lerp(ownerByIncome, k, f);
-    // Not needed by renters, whose mortgage weight is 0 whatever it is.
-    let mortgageP = 0;
-    if (ownerP !== 0) {
-      mortgageP = ageKnown ? logistic(mortgageLogit, u, a) : lerp(mortgageByIncome, k, f);
-    }
-    if (geo !== lastGeo) {
-      geoFactorAt = factorsAt(geo);
-      lastGeo = geo;
-    }
-
-    // The tenure mix: renter, with-mortgage and outright-owner interpolations weighted by their shares.
-    // Terms of weight 0 (a given tenure) are left out: with the non-negative spending tables they add
-    // exactly +0, so the sums are the same doubles.
-    const renterW = 1 - ownerP;
-    const mortgageW = ownerP * mortgageP;
-    const outrightW = ownerP - mortgageW;
-    const tenure = ownerP === 0 ? RENTERS : ownerP === 1 ? OWNERS : MIXED;
-    const r = k * TENURE_CLASSES.length * n * 2;
-    const m = r + 2 * n;
-    const o = m + 2 * n;
-
-    const members = profile.household_members;
-    const sizeKnown = members !== undefined && Number.isFinite(members);
-    let pairAt = 0;
-    if (ageKnown && sizeKnown && Number.isInteger(age) && Number.isInteger(members)) {
-      pairAt = pairRowAt(Math.min(Math.max(age, ageMin), ageMax), Math.min(Math.max(members, 1), sizeMax));
-    } else {
-      let firstRow: number;
-      let firstF: number;
-      if (ageKnown) {
-        const x = Math.min(Math.max(age, ageMin), ageMax);
-        const ageRow = intervalOf(x, ageMin, ageMax);
-        firstRow = ageRows + ageRow;
-        firstF = x - ageMin - ageRow;
-      } else {
-        firstRow = (sizeKnown ? ageMarginalRows : ageSizeMarginalRows) + k;
-        firstF = f;
-      }
-      let secondRow: number;
-      let secondF: number;
-      if (sizeKnown) {
-        const x = Math.min(Math.max(members, 1), sizeMax);
-        const sizeRow = intervalOf(x, 1, sizeMax);
-        secondRow = sizeRows + sizeRow;
-        secondF = x - 1 - sizeRow;
-      } else if (ageKnown) {
-        secondRow = sizeMarginalRows + k;
-        secondF = f;
-      } else {
-        secondRow = onesRow;
-        secondF = 0;
-      }
-      writeDemographicPair(factorSegments, n, firstRow, firstF, secondRow, secondF, pairs, 0);
-    }
-
-    weigh(profile, u);
-    // Weights and factors in HOUSEHOLD_TYPES order: married couple, one parent, single or other.
-    const married = weights[0]!;
-    const oneParent = weights[1]!;
-    const single = weights[2]!;
-    // As an int32 (it is one): the tagged value was checked and untagged in every iteration of the loop.
-    const place = geoFactorAt | 0;
-    let total = 0;
-    let included = 0;
-    // One pass: the spending by income is interpolated here rather than written out and read back by a
-    // pass of its own (2–3 % of the evaluation; bench/analysis/engine.md). `tenure` is the same for every
-    // category, so its branch is always predicted.
-    for (let c = 0; c < n; c++) {
-      // The tenure classes' offsets as int32 sums that wrap (they stay far below 2^31): as plain sums of
-      // offsets computed per call, every one of them was checked for overflow, 185 instructions per
-      // evaluation (bench/analysis/engine.md, ninth round).
-      const rc = (r + 2 * c) | 0;
-      const mc = (m + 2 * c) | 0;
-      const oc = (o + 2 * c) | 0;
-      let byIncome: number;
-      if (tenure === RENTERS) byIncome = incomeSegments[rc]! + f * incomeSegments[rc + 1]!;
-      else if (tenure === OWNERS) {
-        byIncome =
-          mortgageW * (incomeSegments[mc]! + f * incomeSegments[mc + 1]!) +
-          outrightW * (incomeSegments[oc]! + f * incomeSegments[oc + 1]!);
-      } else {
-        byIncome =
-          renterW * (incomeSegments[rc]! + f * incomeSegments[rc + 1]!) +
-          mortgageW * (incomeSegments[mc]! + f * incomeSegments[mc + 1]!) +
-          outrightW * (incomeSegments[oc]! + f * incomeSegments[oc + 1]!);
-      }
-      const demographic =
-        pairs[pairAt + c]! *
-        (married * typeFactors[3 * c]! +
-          oneParent * typeFactors[3 * c + 1]! +
-          single * typeFactors[3 * c + 2]!);
-      const value = byIncome * demographic * placeFactors[place + c]!;
-      out[c] = value;
-      total += value;
-      // Adding +0 for an excluded category gives the same double as skipping it: a sum from +0 is never −0.
-      included += excluded[c] === 1 ? 0 : value;
-    }
-    for (let c = n; c < CATEGORY_COUNT; c++) out[c] = 0;
-    const left = takeHome - total;
-    out[SAVINGS_INDEX] = Math.max(left, 0);
-    out[OTHER_DEBT_INDEX] = 0;
-    return included;
-  };
+  return { pairs, pairRowAt };
 }
 
 /**
@@ -339,6 +378,26 @@ function placeFactorCache(tables: PredictionTables): {
     }
   }
 
+  /** Where the factors of a place not cached by Geography object start, computing them on first sight. */
+  function placeAt(rpp: Geography['rpp'], regionSlot: number, areaSlot: number): number {
+    let byPlace = factorsAtByRpp.get(rpp);
+    if (byPlace === undefined) {
+      byPlace = new Array<number>(REGION_SLOTS.length * AREA_SLOTS.length).fill(-1);
+      factorsAtByRpp.set(rpp, byPlace);
+    }
+    const place = regionSlot * AREA_SLOTS.length + areaSlot;
+    const known = byPlace[place]!;
+    if (known >= 0) return known;
+    if (places === PLACE_CAPACITY) {
+      computeFactors(rpp, regionSlot, areaSlot, 0);
+      return 0;
+    }
+    const at = places++ * n;
+    computeFactors(rpp, regionSlot, areaSlot, at);
+    byPlace[place] = at;
+    return at;
+  }
+
   function factorsAt(geo: Geography): number {
     const cached = factorsAtByGeo.get(geo);
     if (cached !== undefined) return cached;
@@ -350,23 +409,9 @@ function placeFactorCache(tables: PredictionTables): {
       computeFactors(rpp, regionSlot, areaSlot, 0);
       return 0;
     }
-    let byPlace = factorsAtByRpp.get(rpp);
-    if (byPlace === undefined) {
-      byPlace = new Array<number>(REGION_SLOTS.length * AREA_SLOTS.length).fill(-1);
-      factorsAtByRpp.set(rpp, byPlace);
-    }
-    const place = regionSlot * AREA_SLOTS.length + areaSlot;
-    let at = byPlace[place]!;
-    if (at < 0) {
-      if (places === PLACE_CAPACITY) {
-        computeFactors(rpp, regionSlot, areaSlot, 0);
-        return 0;
-      }
-      at = places++ * n;
-      computeFactors(rpp, regionSlot, areaSlot, at);
-      byPlace[place] = at;
-    }
-    factorsAtByGeo.set(geo, at);
+    const at = placeAt(rpp, regionSlot, areaSlot);
+    // At capacity, place 0 is scratch: not a place to remember this Geography by.
+    if (at !== 0) factorsAtByGeo.set(geo, at);
     return at;
   }
 

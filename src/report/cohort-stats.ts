@@ -86,12 +86,7 @@ function psaHistogram(sorted: SortedCounts, facts: DistributionFacts | null): Hi
   const start = Math.floor(facts.percentiles[1] / width) * width;
   const end = (Math.floor(facts.percentiles[99] / width) + 1) * width;
   const inner = (end - start) / width;
-  const counts = new Array<number>(inner + 2).fill(0);
-  for (let i = 0; i < sorted.length; i++) {
-    const value = sorted.values[i]!;
-    const slot = value < start ? 0 : value >= end ? inner + 1 : 1 + Math.floor((value - start) / width);
-    counts[slot] = (counts[slot] ?? 0) + sorted.counts[i]!;
-  }
+  const counts = binCounts(sorted, start, end, width);
   const bins: HistogramBin[] = [];
   if ((counts[0] ?? 0) > 0) bins.push({ from: null, to: start, count: counts[0] ?? 0 });
   for (let i = 0; i < inner; i += 1) {
@@ -99,6 +94,18 @@ function psaHistogram(sorted: SortedCounts, facts: DistributionFacts | null): Hi
   }
   if ((counts[inner + 1] ?? 0) > 0) bins.push({ from: end, to: null, count: counts[inner + 1] ?? 0 });
   return bins;
+}
+
+/** Counts per bin of `width` from start to end, with the counts below start first and above end last. */
+function binCounts(sorted: SortedCounts, start: number, end: number, width: number): number[] {
+  const inner = (end - start) / width;
+  const counts = new Array<number>(inner + 2).fill(0);
+  for (let i = 0; i < sorted.length; i++) {
+    const value = sorted.values[i]!;
+    const slot = value < start ? 0 : value >= end ? inner + 1 : 1 + Math.floor((value - start) / width);
+    counts[slot] = (counts[slot] ?? 0) + sorted.counts[i]!;
+  }
+  return counts;
 }
 
 function scoreBands(sortedX10: SortedCounts): ScoreBand[] {

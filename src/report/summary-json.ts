@@ -62,32 +62,11 @@ class ChunkedBytes {
   }
 }
 
-/**
- * A distribution's value or count as `${v}` writes it. One in int32 range goes to CsvBytes.integer as an
- * int32, which it writes exactly (-0 as "0", like `${-0}`) and fastest: read from a Float64Array it would
- * arrive as a double, and integer's divisions on doubles took twice as long. Beyond int32 (a PSA past
- * $2 billion, a count past 2 billion rows: never in practice) the template writes it, as before.
- */
-const writeNumber = (bytes: CsvBytes, v: number): void => {
-  const int32 = v | 0;
-  if (int32 === v) bytes.integer(int32);
-  else bytes.plain(`${v}`);
-};
-
-/**
- * The pattern of the former whole-text rewrite of indented pairs into one-line ones; string tokens still go
- * through it (it could match inside them), so the bytes stay those of earlier versions.
- */
-const PAIR = /\[\s+(-?\d+),\s+(\d+)\s+\]/g;
-
 /** Values JSON.stringify leaves out of objects (and writes as null in arrays). */
 const isOmitted = (value: unknown) =>
   value === undefined || typeof value === 'function' || typeof value === 'symbol';
 
-const scalarText = (value: unknown): string => {
-  const text = JSON.stringify(value);
-  return typeof value === 'string' ? text.replace(PAIR, '[$1, $2]') : text;
-};
+const scalarText = (value: unknown): string => JSON.stringify(value);
 
 const PAIR_SEPARATOR = Buffer.from(', ');
 
@@ -107,9 +86,9 @@ function* writePairs(sorted: SortedCounts, indent: string, out: ChunkedBytes): G
   bytes.plain(`[\n${indent}  [`);
   for (let i = 0; i < values.length; i++) {
     if (i > 0) bytes.raw(between);
-    writeNumber(bytes, values[i]!);
+    bytes.plain(`${values[i]!}`);
     bytes.raw(PAIR_SEPARATOR);
-    writeNumber(bytes, counts[i]!);
+    bytes.plain(`${counts[i]!}`);
     if (out.full) {
       yield out.take();
       bytes = out.bytes;
@@ -128,21 +107,27 @@ function* writeValue(value: unknown, indent: string, out: ChunkedBytes): Generat
     yield* writePairs(value, indent, out);
     return;
   }
-  const inner = `${indent}  `;
-  if (Array.isArray(value)) {
-    if (value.length === 0) {
-      out.bytes.plain('[]');
-      return;
-    }
-    for (let i = 0; i < value.length; i++) {
-      out.bytes.plain(i === 0 ? `[\n${inner}` : `,\n${inner}`);
-      const item: unknown = value[i];
-      yield* writeValue(isOmitted(item) ? null : item, inner, out);
-      if (out.full) yield out.take();
-    }
-    out.bytes.plain(`\n${indent}]`);
+  if (Array.isArray(value)) yield* writeArray(value, indent, out);
+  else yield* writeObject(value, indent, out);
+}
+
+function* writeArray(value: readonly unknown[], indent: string, out: ChunkedBytes): Generator<Buffer> {
+  if (value.length === 0) {
+    out.bytes.plain('[]');
     return;
   }
+  const inner = `${indent}  `;
+  for (let i = 0; i < value.length; i++) {
+    out.bytes.plain(i === 0 ? `[\n${inner}` : `,\n${inner}`);
+    const item: unknown = value[i];
+    yield* writeValue(isOmitted(item) ? null : item, inner, out);
+    if (out.full) yield out.take();
+  }
+  out.bytes.plain(`\n${indent}]`);
+}
+
+function* writeObject(value: object, indent: string, out: ChunkedBytes): Generator<Buffer> {
+  const inner = `${indent}  `;
   let empty = true;
   for (const [key, item] of Object.entries(value)) {
     if (isOmitted(item)) continue;

@@ -62,6 +62,21 @@ describe('outlay budget|model (binary), input problems', () => {
   });
 });
 
+describe.skipIf(!existsSync(DEFAULT_MODEL_PATH))('outlay (binary), error messages', () => {
+  it('prints a failing command\'s error once prefixed with "outlay: ", exit code 1', () => {
+    const run = outlay([
+      'score',
+      '--json',
+      JSON.stringify(request),
+      '--score-key',
+      'Predicted Saving Ability',
+    ]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^outlay: invalid score key "Predicted Saving Ability"/);
+    expect(run.stderr).not.toMatch(/outlay: outlay:/);
+  });
+});
+
 describe.skipIf(!artifactBuilt)('outlay budget|model (binary) on the shipped artifact', async () => {
   const engine = artifactBuilt ? await loadEngine() : undefined;
   const expected = (operation: 'budget' | 'model') => {

@@ -35,14 +35,19 @@ export const pairsOf = (sorted: SortedCounts): [number, number][] =>
   Array.from(sorted.values, (value, i) => [value, sorted.counts[i]!]);
 
 /**
- * What summary.json has always been (the writer's doc comment): `JSON.stringify(…, null, 2)` of the summary
- * with its distributions as `[value, count]` arrays, each indented pair then collapsed onto one line.
+ * What summary.json is (the writer's doc comment): `JSON.stringify(…, null, 2)` of the summary with its
+ * distributions as `[value, count]` pairs, each pair on one line. Strings are JSON.stringify's, unchanged.
  */
+const PAIR_MARK = '\u0000pair:';
+
 export function summaryJsonReference(summary: Summary): string {
+  // Each pair stands in as a marked string, replaced below by the pair on one line.
+  const marked = (sorted: SortedCounts) =>
+    pairsOf(sorted).map(([value, count]) => `${PAIR_MARK}${value},${count}`);
   const asPairs = (d: Distribution) => ({
-    psa: pairsOf(d.psa),
-    score_x10: pairsOf(d.score_x10),
-    savings_score_x10: pairsOf(d.savings_score_x10),
+    psa: marked(d.psa),
+    score_x10: marked(d.score_x10),
+    savings_score_x10: marked(d.savings_score_x10),
   });
   const json = {
     ...summary,
@@ -52,5 +57,5 @@ export function summaryJsonReference(summary: Summary): string {
       cohorts: d.cohorts.map((c) => ({ ...c, distribution: asPairs(c.distribution) })),
     })),
   };
-  return `${JSON.stringify(json, null, 2).replace(/\[\s+(-?\d+),\s+(\d+)\s+\]/g, '[$1, $2]')}\n`;
+  return `${JSON.stringify(json, null, 2).replace(/"\\u0000pair:(-?\d+),(\d+)"/g, '[$1, $2]')}\n`;
 }

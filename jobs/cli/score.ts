@@ -9,12 +9,12 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { pino } from 'pino';
 import type { Argv, CommandModule, InferredOptionTypes } from 'yargs';
-import { DEFAULT_ENGINE_MODULE } from '../../../jobs/score/engine-spec.js';
-import type { Shard } from '../../../jobs/score/job.js';
-import type { OutputLayout } from '../../../jobs/score/layout.js';
-import type { BatchScorer } from '../../../jobs/score/scorer.js';
-import { DEFAULT_RETRY_POLICY } from '../../remote/retry-policy.js';
-import { oneOffOptions, runOneOff } from '../one-off.js';
+import { oneOffOptions, runOneOff } from '../../src/cli/one-off.js';
+import { DEFAULT_RETRY_POLICY } from '../../src/remote/retry-policy.js';
+import { DEFAULT_ENGINE_MODULE } from '../score/engine-spec.js';
+import type { Shard } from '../score/job.js';
+import type { OutputLayout } from '../score/layout.js';
+import type { BatchScorer } from '../score/scorer.js';
 
 const scoreOptions = {
   ...oneOffOptions,
@@ -122,7 +122,7 @@ async function runBatch(argv: ScoreArgs): Promise<number> {
   const logger = pino({ level: argv['log-level'], base: { command: 'score' } }, pino.destination(2));
   const scoreKey = argv['score-key'];
   // Loaded here, not at the top: the main thread keeps only what the chosen engine needs in memory.
-  const { runScoreJob } = await import('../../../jobs/score/job.js');
+  const { runScoreJob } = await import('../score/job.js');
   const result = await runScoreJob({
     input: argv.input,
     outDir: argv.out,
@@ -156,12 +156,12 @@ async function startScorer(argv: ScoreArgs, layout: OutputLayout): Promise<Batch
     const workers = nonNegativeInteger('--workers', argv.workers);
     if (workers === 0) {
       const [{ InProcessScorer }, { loadEngineFrom }] = await Promise.all([
-        import('../../../jobs/score/local-scorer.js'),
-        import('../../../jobs/score/engine-spec.js'),
+        import('../score/local-scorer.js'),
+        import('../score/engine-spec.js'),
       ]);
       return new InProcessScorer(await loadEngineFrom(engine), layout);
     }
-    const { WorkerPool } = await import('../../../jobs/score/worker-pool.js');
+    const { WorkerPool } = await import('../score/worker-pool.js');
     return WorkerPool.start(workers, { engine, layout }, true);
   }
   if (argv['api-url'] === undefined) throw new Error('--engine remote needs --api-url');
@@ -170,9 +170,9 @@ async function startScorer(argv: ScoreArgs, layout: OutputLayout): Promise<Batch
     throw new Error('--engine remote needs --api-key or env OUTLAY_API_KEY');
   const concurrency = positiveInteger('--concurrency', argv.concurrency);
   const [{ RemoteClient }, { RemoteScorer }, { loadGeoResolver }] = await Promise.all([
-    import('../../remote/client.js'),
-    import('../../../jobs/score/remote-scorer.js'),
-    import('../../geo/load.js'),
+    import('../../src/remote/client.js'),
+    import('../score/remote-scorer.js'),
+    import('../../src/geo/load.js'),
   ]);
   const client = new RemoteClient({
     baseUrl: argv['api-url'],
@@ -193,7 +193,7 @@ async function startScorer(argv: ScoreArgs, layout: OutputLayout): Promise<Batch
   );
 }
 
-export function parseShard(text: string): Shard {
+function parseShard(text: string): Shard {
   const match = /^([0-9]+)\/([0-9]+)$/.exec(text);
   const index = Number(match?.[1]);
   const count = Number(match?.[2]);

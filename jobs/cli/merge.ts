@@ -1,5 +1,5 @@
 import type { CommandModule } from 'yargs';
-import { runMerge } from '../../../jobs/merge/merge-job.js';
+import { runMerge } from '../merge/merge-job.js';
 
 interface MergeArgs {
   summaries: string[];

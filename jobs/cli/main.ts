@@ -1,6 +1,7 @@
 /**
- * The `outlay` command line. Each command lives in its own module under ./commands; this file only wires
- * them into yargs. Handlers report their outcome through `process.exitCode` (documented exit codes:
+ * The `outlay` command line. The one-off commands live in src/cli/commands, the commands that run a job
+ * (score over a file, merge, build-model) beside this file, so that jobs/ depends on src/ and never the
+ * reverse; this file only wires them into yargs. Handlers report their outcome through `process.exitCode` (documented exit codes:
  * 0 success, 1 failure, 2 invalid request, 3 batch finished with rejects).
  */
 import yargs, { type Argv, type CommandModule } from 'yargs';
@@ -20,14 +21,14 @@ const adding =
  * report merging, sample generation) for nothing.
  */
 const COMMANDS: Record<string, LoadCommand> = {
-  score: async () => adding((await import('./commands/score.js')).scoreCommand),
-  budget: async () => adding((await import('./commands/budget.js')).budgetCommand),
-  model: async () => adding((await import('./commands/model.js')).modelCommand),
-  serve: async () => adding((await import('./commands/serve.js')).serveCommand),
-  keys: async () => adding((await import('./commands/keys.js')).keysCommand),
-  merge: async () => adding((await import('./commands/merge.js')).mergeCommand),
-  sample: async () => adding((await import('./commands/sample.js')).sampleCommand),
-  'build-model': async () => adding((await import('./commands/build-model.js')).buildModelCommand),
+  score: async () => adding((await import('./score.js')).scoreCommand),
+  budget: async () => adding((await import('../../src/cli/commands/budget.js')).budgetCommand),
+  model: async () => adding((await import('../../src/cli/commands/model.js')).modelCommand),
+  serve: async () => adding((await import('../../src/cli/commands/serve.js')).serveCommand),
+  keys: async () => adding((await import('../../src/cli/commands/keys.js')).keysCommand),
+  merge: async () => adding((await import('./merge.js')).mergeCommand),
+  sample: async () => adding((await import('../../src/cli/commands/sample.js')).sampleCommand),
+  'build-model': async () => adding((await import('./build-model.js')).buildModelCommand),
 };
 
 /** The named command alone when the arguments start with one; otherwise all (help, or an unknown command). */

@@ -7,11 +7,11 @@
 import { writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
-import { BUILD_COMMAND, buildModel } from '../../../jobs/build-model/build.js';
-import { validateModel, writeSections } from '../../../jobs/build-model/validate.js';
-import { extractGeo } from '../../../jobs/extract/geo.js';
-import { loadGeoResolver } from '../../geo/load.js';
-import { DATA_DIR } from '../../paths.js';
+import { loadGeoResolver } from '../../src/geo/load.js';
+import { DATA_DIR } from '../../src/paths.js';
+import { BUILD_COMMAND, buildModel } from '../build-model/build.js';
+import { validateModel, writeSections } from '../build-model/validate.js';
+import { extractGeo } from '../extract/geo.js';
 
 interface BuildModelArgs {
   'ce-dir': string;
