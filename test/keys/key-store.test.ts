@@ -14,7 +14,8 @@ beforeEach(async () => {
 });
 afterEach(() => store?.close());
 
-async function eventually(check: () => void, timeoutMs = 5000): Promise<void> {
+/** Retries `check` until it passes; the timeout only guards against a change that is never noticed. */
+async function eventually(check: () => void, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
