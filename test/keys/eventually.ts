@@ -1,5 +1,6 @@
-/** Polls `check` until it passes, for changes a store picks up in the background; fails with its last error. */
-export async function eventually(check: () => void, timeoutMs = 10_000): Promise<void> {
+/** Polls `check` until it passes, for changes a store picks up in the background; the timeout only guards
+ * against a change that is never noticed (a busy machine may take many seconds). */
+export async function eventually(check: () => void, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {

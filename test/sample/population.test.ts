@@ -23,6 +23,6 @@ describe('population extract rebuild', () => {
         );
       }
     },
-    120_000,
+    600_000,
   );
 });

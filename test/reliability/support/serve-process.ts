@@ -29,7 +29,8 @@ export interface ServeProcess {
   exit(): { code: number | null; signal: NodeJS.Signals | null } | null;
 }
 
-const READY_TIMEOUT_MS = 60_000;
+/** A hang guard: start-up takes seconds, far longer on a machine whose cores are all busy. */
+const READY_TIMEOUT_MS = 300_000;
 
 export async function startServe(options: ServeOptions): Promise<ServeProcess> {
   const port = await freePort();
