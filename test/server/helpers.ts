@@ -11,9 +11,11 @@ import { pino } from 'pino';
 import type { Engine } from '../../src/engine/types.js';
 import { type KeyStore, openKeyStore } from '../../src/keys/key-store.js';
 import { createKey, type NewKeyOptions, revokeKey } from '../../src/keys/manage-keys.js';
+import { buildAdminServer } from '../../src/server/admin-server.js';
 import { buildServer } from '../../src/server/build-server.js';
 import { DEFAULT_SERVER_CONFIG, type ServerConfig } from '../../src/server/config.js';
 import { REDACTED_PATHS } from '../../src/server/logger.js';
+import { createMetrics } from '../../src/server/metrics.js';
 
 export const KEY_SPECS = {
   all: { scopes: ['budgets', 'scores', 'models'] },
@@ -46,6 +48,8 @@ export function captureLogs(): { logger: pino.Logger; logs: LogCapture } {
 
 export interface TestServer {
   readonly url: string;
+  /** The admin listener: /healthz, /readyz, /metrics. */
+  readonly adminUrl: string;
   readonly app: FastifyInstance;
   readonly keys: Record<KeyName, string>;
   readonly keyIds: Record<KeyName, string>;
@@ -80,6 +84,7 @@ export async function startTestServer(options: TestServerOptions): Promise<TestS
     logger,
     pollIntervalMs: options.pollIntervalMs ?? 200,
   });
+  const metrics = createMetrics();
   const app = buildServer({
     // The tests share the server's event loop and block it themselves (validator compilation, browsers),
     // which must not count as server overload; the shedding test sets its own threshold.
@@ -87,10 +92,14 @@ export async function startTestServer(options: TestServerOptions): Promise<TestS
     engine: options.engine,
     keyStore,
     logger,
+    metrics,
   });
+  const admin = buildAdminServer({ engine: options.engine, keyStore, metrics, logger, api: app });
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
+  const adminUrl = await admin.listen({ host: '127.0.0.1', port: 0 });
   return {
     url: address,
+    adminUrl,
     app,
     keys,
     keyIds,
@@ -99,6 +108,7 @@ export async function startTestServer(options: TestServerOptions): Promise<TestS
     logs,
     async close() {
       await app.close();
+      await admin.close();
       keyStore.close();
       await rm(dir, { recursive: true, force: true });
     },
