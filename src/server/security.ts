@@ -41,11 +41,11 @@ export function installSecurityHeaders(app: FastifyInstance, options: { readonly
     frameguard: { action: 'deny' },
     strictTransportSecurity: options.tls ? { maxAge: ONE_YEAR_SECONDS } : false,
   });
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.header('cache-control', 'no-store').header(REQUEST_ID_HEADER, request.id);
-    done();
-  });
+  // In onSend, unlike helmet's onRequest hook, so that answers given by earlier onRequest hooks (404,
+  // 405) carry them too. Static assets set their own cache-control.
   app.addHook('onSend', (request, reply, payload, done) => {
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    reply.header('x-content-type-options', 'nosniff').header(REQUEST_ID_HEADER, request.id);
     if (!request.raw.complete) reply.header('connection', 'close');
     done(null, payload);
   });

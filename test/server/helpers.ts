@@ -63,11 +63,13 @@ export interface TestServerOptions {
   readonly engine: Engine;
   readonly config?: Partial<ServerConfig>;
   readonly pollIntervalMs?: number;
+  /** Another server whose keys file (and keys) this one uses, as a second instance of one deployment. */
+  readonly keysOf?: TestServer;
 }
 
-/** A keys file holding one key per KEY_SPECS entry (the `revoked` one revoked), and a server using it. */
-export async function startTestServer(options: TestServerOptions): Promise<TestServer> {
-  const dir = await mkdtemp(join(tmpdir(), 'outlay-server-'));
+type TestKeys = Pick<TestServer, 'keys' | 'keyIds' | 'keysFile'>;
+
+async function createTestKeys(dir: string): Promise<TestKeys> {
   const keysFile = join(dir, 'keys.json');
   const keys = {} as Record<KeyName, string>;
   const keyIds = {} as Record<KeyName, string>;
@@ -77,6 +79,13 @@ export async function startTestServer(options: TestServerOptions): Promise<TestS
     keyIds[name] = created.record.id;
   }
   await revokeKey(keysFile, keyIds.revoked);
+  return { keys, keyIds, keysFile };
+}
+
+/** A keys file holding one key per KEY_SPECS entry (the `revoked` one revoked), and a server using it. */
+export async function startTestServer(options: TestServerOptions): Promise<TestServer> {
+  const dir = await mkdtemp(join(tmpdir(), 'outlay-server-'));
+  const { keys, keyIds, keysFile } = options.keysOf ?? (await createTestKeys(dir));
 
   const { logger, logs } = captureLogs();
   const keyStore = await openKeyStore({

@@ -40,6 +40,8 @@ export async function startServe(options: ServeOptions): Promise<ServeProcess> {
     '127.0.0.1',
     '--port',
     String(port),
+    '--admin-port',
+    '0',
     '--keys',
     options.keysFile,
     '--log-level',
