@@ -54,6 +54,9 @@ export async function startOutlayServer(
     '127.0.0.1',
     '--port',
     String(port),
+    // Any free port: several servers run side by side.
+    '--admin-port',
+    '0',
     '--keys',
     keysFile,
     '--rate-limit',

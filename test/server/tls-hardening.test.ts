@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, type TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSelfSignedCert } from '../support/self-signed.js';
 import { createFakeEngine } from './fake-engine.js';
 import { startTestServer, type TestServer } from './helpers.js';
 
@@ -24,23 +25,8 @@ const EC = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'outlay-tls-hardening-'));
-  openssl(
-    'req',
-    '-x509',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-days',
-    '1',
-    '-subj',
-    '/CN=127.0.0.1',
-    '-addext',
-    'subjectAltName=IP:127.0.0.1',
-    '-keyout',
-    'server.key',
-    '-out',
-    'server.pem',
-  );
+  let serverKey: Buffer;
+  ({ cert: serverCert, key: serverKey } = await createSelfSignedCert(dir, 'rsa'));
   openssl(
     'req',
     '-x509',
@@ -71,8 +57,6 @@ beforeAll(async () => {
     'client.pem',
   );
   const read = (name: string) => readFile(join(dir, name));
-  serverCert = await read('server.pem');
-  const serverKey = await read('server.key');
   client = { cert: await read('client.pem'), key: await read('client.key') };
   server = await startTestServer({
     engine: createFakeEngine(),
