@@ -36,7 +36,8 @@ declare module 'fastify' {
  * connection is closed with the server.
  */
 export function installRateLimiter(app: FastifyInstance, redisUrl: string | undefined): RateLimiter {
-  const redis = redisUrl === undefined ? undefined : new Redis(redisUrl, { lazyConnect: false });
+  // A request fails after one retry rather than waiting for Redis to come back (ioredis' default is 20).
+  const redis = redisUrl === undefined ? undefined : new Redis(redisUrl, { maxRetriesPerRequest: 1 });
   if (redis !== undefined) app.addHook('onClose', async () => void (await redis.quit()));
   app.decorateRequest('keyRateLimit', 0);
   app.register(rateLimit, {
