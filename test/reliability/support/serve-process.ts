@@ -34,6 +34,9 @@ const READY_TIMEOUT_MS = 60_000;
 export async function startServe(options: ServeOptions): Promise<ServeProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
+  // Readiness is answered on the admin listener.
+  const adminPort = await freePort();
+  const adminUrl = `http://127.0.0.1:${adminPort}`;
   const args = [
     'serve',
     '--host',
@@ -41,7 +44,7 @@ export async function startServe(options: ServeOptions): Promise<ServeProcess> {
     '--port',
     String(port),
     '--admin-port',
-    '0',
+    String(adminPort),
     '--keys',
     options.keysFile,
     '--log-level',
@@ -68,7 +71,7 @@ export async function startServe(options: ServeOptions): Promise<ServeProcess> {
       }),
     );
     await waitUntilReady(
-      url,
+      adminUrl,
       () => ended !== null,
       () => output,
     );
