@@ -1,15 +1,13 @@
 /** The servers figures 3 and 4 load: Outlay's own `outlay serve` and the stack's ceiling. */
 import { join } from 'node:path';
+import { OPERATION_PATHS } from '../../src/server/endpoints.js';
 import { type HotFunction, hottestFunctions, readProfiles } from './cpu-profile.js';
 import { outlay, withScratch } from './outlay.js';
 import { benchScript, OUTLAY_BIN } from './paths.js';
 import { freePort, type Service, startService } from './process.js';
 
-export const ENDPOINTS = {
-  budgets: '/v1.0/budgets/generate',
-  models: '/v1.0/demographics/models/generate',
-  scores: '/v1.0/scores/generate',
-} as const;
+const { budget, model, score } = OPERATION_PATHS;
+export const ENDPOINTS = { budgets: budget, models: model, scores: score } as const;
 
 /** A typical applicant: full demographics, rent and a savings goal already known. */
 export const REQUEST_BODY = JSON.stringify({
@@ -56,6 +54,9 @@ export async function startOutlayServer(
     '127.0.0.1',
     '--port',
     String(port),
+    // Any free port: several servers run side by side.
+    '--admin-port',
+    '0',
     '--keys',
     keysFile,
     '--rate-limit',

@@ -9,6 +9,7 @@
  * - 401/403/404: thrown as RemoteFatalError, since every other row would fail the same way.
  */
 import type { ErrorItem, ScoreResponse } from '../contract/schemas.js';
+import { OPERATION_PATHS } from '../server/endpoints.js';
 import { AmountsAnswer } from './amounts-answer.js';
 import {
   type HttpResponse,
@@ -17,12 +18,6 @@ import {
   type ResponseCallback,
 } from './http-transport.js';
 import { backoffDelay, DEFAULT_RETRY_POLICY, type RetryPolicy, retryAfterMs } from './retry-policy.js';
-
-export const OPERATION_PATHS = {
-  budget: '/v1.0/budgets/generate',
-  model: '/v1.0/demographics/models/generate',
-  score: '/v1.0/scores/generate',
-} as const;
 
 export interface RemoteClientOptions {
   readonly baseUrl: string;

@@ -1,5 +1,6 @@
 /**
- * One structured line and one metrics observation per answered request: request id (pino's reqId),
+ * One structured line and one metrics observation per answered request: request id (pino's reqId, also
+ * the X-Request-Id answer header), client address (after the trusted proxies, see ServerConfig.trustProxy),
  * route, method, status, latency and key id. Never the body, never the key.
  */
 import type { FastifyInstance } from 'fastify';
@@ -14,7 +15,10 @@ export function logAndMeasureRequests(app: FastifyInstance, metrics: Metrics): v
     const ms = reply.elapsedTime;
     const status = reply.statusCode;
     metrics.observe(route, request.method, status, ms / 1000);
-    request.log.info({ route, method: request.method, status, ms, keyId: request.keyId }, 'request');
+    request.log.info(
+      { ip: request.ip, route, method: request.method, status, ms, keyId: request.keyId },
+      'request',
+    );
     done();
   });
 }

@@ -2,12 +2,14 @@
  * Authentication that fails closed. Every route must declare `config.scope`: a service scope (the key
  * must carry it) or 'public'. A route without one stops the server from starting. Keyed routes get an
  * onRequest hook, so the key is checked before the body is read: a rejected key never costs a parse and
- * never produces a 400. The same hook applies the key's rate limit.
+ * never produces a 400. The same hook applies the key's rate limit. The docs page's routes (added by
+ * @fastify/swagger-ui, under /docs) are public.
  */
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import type { KeyStore } from '../keys/key-store.js';
 import type { Scope } from '../keys/keys-file.js';
-import { createRateLimiter, type RateLimiter } from './rate-limit.js';
+import { PUBLIC_PATHS } from './endpoints.js';
+import type { RateLimiter } from './rate-limit.js';
 
 export type RouteScope = Scope | 'public';
 
@@ -28,39 +30,32 @@ interface AuthOptions {
   readonly keyStore: KeyStore;
   /** Requests per minute for keys that set no limit of their own. */
   readonly defaultRateLimit: number;
+  readonly limiter: RateLimiter;
 }
 
-function requireKey(scope: Scope, keyStore: KeyStore, limiter: RateLimiter, defaultRateLimit: number) {
-  const authenticate: onRequestHookHandler = (request, reply, done) => {
+function requireKey(scope: Scope, options: AuthOptions): onRequestHookHandler {
+  const { keyStore, limiter, defaultRateLimit } = options;
+  return async (request, reply) => {
     const presented = request.headers['x-api-key'];
-    const now = Date.now();
-    const key = typeof presented === 'string' ? keyStore.authenticate(presented, now) : undefined;
-    if (key === undefined) {
-      reply.code(403).send(FORBIDDEN);
-      return;
-    }
+    const key = typeof presented === 'string' ? keyStore.authenticate(presented, Date.now()) : undefined;
+    if (key === undefined) return reply.code(403).send(FORBIDDEN);
     request.keyId = key.id;
-    if (!key.scopes.has(scope)) {
-      reply.code(403).send(FORBIDDEN);
-      return;
-    }
-    const decision = limiter.take(key.id, key.rateLimit ?? defaultRateLimit, now);
+    if (!key.scopes.has(scope)) return reply.code(403).send(FORBIDDEN);
+    const decision = await limiter(request, key.rateLimit ?? defaultRateLimit);
     reply.header('RateLimit-Policy', decision.policy).header('RateLimit', decision.header);
-    if (!decision.allowed) {
-      reply.code(429).header('Retry-After', decision.resetSeconds).send(TOO_MANY_REQUESTS);
-      return;
-    }
-    done();
+    if (!decision.allowed)
+      return reply.code(429).header('Retry-After', decision.resetSeconds).send(TOO_MANY_REQUESTS);
   };
-  return authenticate;
 }
+
+/** Routes of the docs page plugin (@fastify/swagger-ui), which cannot carry a scope of their own. */
+const isDocsPageRoute = (url: string) => url === PUBLIC_PATHS.docs || url.startsWith(`${PUBLIC_PATHS.docs}/`);
 
 /** Install before any route is added: it checks and equips every route registered afterwards. */
 export function enforceRouteScopes(app: FastifyInstance, options: AuthOptions): void {
-  const limiter = createRateLimiter();
   app.decorateRequest('keyId', null);
   app.addHook('onRoute', (route) => {
-    const scope = route.config?.scope;
+    const scope = route.config?.scope ?? (isDocsPageRoute(route.url) ? 'public' : undefined);
     if (scope === undefined) {
       throw new Error(
         `route ${String(route.method)} ${route.url} declares no scope (config.scope); refusing to start`,
@@ -68,6 +63,6 @@ export function enforceRouteScopes(app: FastifyInstance, options: AuthOptions): 
     }
     if (scope === 'public') return;
     const existing = route.onRequest === undefined ? [] : [route.onRequest].flat();
-    route.onRequest = [...existing, requireKey(scope, options.keyStore, limiter, options.defaultRateLimit)];
+    route.onRequest = [...existing, requireKey(scope, options)];
   });
 }

@@ -1,6 +1,7 @@
 /**
  * The HTTP API as a Fastify instance. It never listens and never reads the environment or files: the
- * caller passes everything in (src/server/run.ts does the process concerns; tests pass fakes).
+ * caller passes everything in (src/server/run.ts does the process concerns; tests pass fakes). The admin
+ * endpoints (readiness, metrics) are another instance, admin-server.ts.
  */
 import underPressure from '@fastify/under-pressure';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
@@ -11,11 +12,14 @@ import { enforceRouteScopes } from './auth.js';
 import type { ServerConfig } from './config.js';
 import { answerRoutingError, installErrorAnswers } from './errors.js';
 import { createLogger } from './logger.js';
-import { createMetrics } from './metrics.js';
+import { createMetrics, type Metrics } from './metrics.js';
 import { buildOpenApiDocument } from './openapi.js';
+import { installRateLimiter } from './rate-limit.js';
 import { registerDocsPage } from './routes/docs-page.js';
 import { registerOperationRoutes } from './routes/operations.js';
 import { registerPublicRoutes } from './routes/public.js';
+import { installSecurityHeaders, requestIdOf } from './security.js';
+import { tlsServerOptions } from './tls.js';
 
 export interface BuildServerOptions {
   readonly config: ServerConfig;
@@ -23,31 +27,49 @@ export interface BuildServerOptions {
   readonly keyStore: KeyStore;
   /** A pino logger; by default one at level info on stdout with the key header redacted. */
   readonly logger?: FastifyBaseLogger;
+  /** Where requests are counted; pass the same to buildAdminServer to serve them. */
+  readonly metrics?: Metrics;
 }
 
-/** Slow clients must not hold sockets forever; generous enough for any real caller of a 16 KiB API. */
-const REQUEST_TIMEOUT_MS = 30_000;
+/**
+ * How often Node checks the headers and request timeouts (its default, 30 s, let a slow client hold a
+ * socket up to twice the documented limit).
+ */
+const TIMEOUT_CHECK_INTERVAL_MS = 500;
+
+function socketLimits(config: ServerConfig) {
+  if (config.headersTimeoutMs > config.requestTimeoutMs)
+    throw new Error('the headers timeout must not exceed the request timeout');
+  return { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS };
+}
 
 export function buildServer(options: BuildServerOptions): FastifyInstance {
   const { config, engine, keyStore } = options;
+  const limits = socketLimits(config);
   const app = Fastify({
     loggerInstance: options.logger ?? createLogger(),
     // One access line per request from onResponse instead of Fastify's two (cheaper, and no URL-only lines).
     logController: new LogController({ disableRequestLogging: true }),
     frameworkErrors: answerRoutingError,
     bodyLimit: config.bodyLimit,
-    requestTimeout: REQUEST_TIMEOUT_MS,
-    ...(config.tls === undefined ? {} : { https: { cert: config.tls.cert, key: config.tls.key } }),
+    requestTimeout: config.requestTimeoutMs,
+    keepAliveTimeout: config.keepAliveTimeoutMs,
+    genReqId: requestIdOf,
+    trustProxy: (config.trustProxy ?? false) as boolean,
+    ...(config.tls === undefined
+      ? { http: limits }
+      : { https: { ...tlsServerOptions(config.tls), ...limits } as never }),
   });
+  app.server.maxConnections = config.maxConnections;
 
+  const limiter = installRateLimiter(app, config.redisUrl);
   // Both hooks must exist before the first route is added: they inspect every route.
-  enforceRouteScopes(app, { keyStore, defaultRateLimit: config.rateLimit });
+  enforceRouteScopes(app, { keyStore, defaultRateLimit: config.rateLimit, limiter });
   installErrorAnswers(app);
-  // JSON is the only accepted body; Fastify's default text/plain parser would let other bodies through.
-  app.removeContentTypeParser('text/plain');
+  installSecurityHeaders(app, { tls: config.tls !== undefined });
+  acceptJsonBodiesOnly(app, config.acceptTextPlainJson);
 
-  const metrics = createMetrics();
-  logAndMeasureRequests(app, metrics);
+  logAndMeasureRequests(app, options.metrics ?? createMetrics());
   app.register(underPressure, {
     maxEventLoopDelay: config.maxEventLoopDelayMs,
     sampleInterval: config.pressureSampleIntervalMs,
@@ -55,12 +77,20 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   });
 
   registerOperationRoutes(app, engine);
-  registerPublicRoutes(app, {
-    engine,
-    keyStore,
-    metrics,
-    openApi: buildOpenApiDocument({ scoreKey: engine.scoreKey, modelVersion: engine.modelVersion }),
-  });
-  registerDocsPage(app);
+  registerPublicRoutes(app);
+  registerDocsPage(
+    app,
+    buildOpenApiDocument({ scoreKey: engine.scoreKey, modelVersion: engine.modelVersion }),
+  );
   return app;
+}
+
+/**
+ * Fastify's default text/plain parser would let other bodies through. With `acceptTextPlainJson`, a
+ * text/plain body is parsed as JSON, exactly as application/json is.
+ */
+function acceptJsonBodiesOnly(app: FastifyInstance, acceptTextPlainJson: boolean): void {
+  app.removeContentTypeParser('text/plain');
+  if (acceptTextPlainJson)
+    app.addContentTypeParser('text/plain', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
 }

@@ -7,6 +7,7 @@ import { BudgetResponse, ModelResponse, scoreResponseSchema } from '../contract/
 import type { Engine, Result } from '../engine/types.js';
 import type { Scope } from '../keys/keys-file.js';
 import type { TSchema } from '../vendor/typebox.js';
+import { OPERATION_PATHS } from './endpoints.js';
 
 export interface Operation {
   readonly path: string;
@@ -20,7 +21,7 @@ export interface Operation {
 
 export const OPERATIONS: readonly Operation[] = [
   {
-    path: '/v1.0/budgets/generate',
+    path: OPERATION_PATHS.budget,
     scope: 'budgets',
     operationId: 'generateBudget',
     summary: 'An annual budget over the 38 categories for the household, keeping the given fixed amounts.',
@@ -29,7 +30,7 @@ export const OPERATIONS: readonly Operation[] = [
     run: (engine, body) => engine.budget(body),
   },
   {
-    path: '/v1.0/scores/generate',
+    path: OPERATION_PATHS.score,
     scope: 'scores',
     operationId: 'generateScore',
     summary: 'Predicted saving ability (monthly) and the cash-flow scores, as strings.',
@@ -38,7 +39,7 @@ export const OPERATIONS: readonly Operation[] = [
     run: (engine, body) => engine.score(body),
   },
   {
-    path: '/v1.0/demographics/models/generate',
+    path: OPERATION_PATHS.model,
     scope: 'models',
     operationId: 'generateModel',
     summary: 'Expected annual spending of similar households over the 38 categories.',

@@ -1,56 +1,66 @@
 /**
- * Per-key request limits: a fixed one-minute window per key id, in memory (one instance; see docs/api.md
- * for sharing limits across instances). The decision carries what the IETF RateLimit headers report.
+ * Per-key request limits with @fastify/rate-limit: a fixed one-minute window per key id, counted in
+ * memory, or in Redis when several instances must share one limit (`redisUrl`). The library's own
+ * headers are turned off: the contract's are the IETF RateLimit and RateLimit-Policy headers
+ * (draft-ietf-httpapi-ratelimit-headers), built here from the library's decision.
  */
-const WINDOW_SECONDS = 60;
-const WINDOW_MS = WINDOW_SECONDS * 1000;
-const POLICY_NAME = '"per-key"';
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Redis } from 'ioredis';
 
-interface Window {
-  startedAt: number;
-  used: number;
-}
+const WINDOW_SECONDS = 60;
+const POLICY_NAME = '"per-key"';
+/** Namespaces the counters in a Redis shared with other data (the key store). */
+const REDIS_PREFIX = 'outlay:rate:';
 
 export interface RateDecision {
   readonly allowed: boolean;
-  /** `RateLimit` header value (draft-ietf-httpapi-ratelimit-headers): remaining quota and seconds to reset. */
+  /** `RateLimit` header value: remaining quota and seconds to reset. */
   readonly header: string;
   readonly policy: string;
   /** Seconds until the window resets, at least 1. */
   readonly resetSeconds: number;
 }
 
-export interface RateLimiter {
-  take(keyId: string, limit: number, now: number): RateDecision;
+export type RateLimiter = (request: FastifyRequest, limit: number) => Promise<RateDecision>;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The authenticated key's quota per window, read by the limiter. */
+    keyRateLimit: number;
+  }
 }
 
-export function createRateLimiter(): RateLimiter {
-  const windows = new Map<string, Window>();
-  const policies = new Map<number, string>();
-  const policyFor = (limit: number) => {
-    let policy = policies.get(limit);
-    if (policy === undefined) {
-      policy = `${POLICY_NAME};q=${limit};w=${WINDOW_SECONDS}`;
-      policies.set(limit, policy);
-    }
-    return policy;
-  };
-  return {
-    take(keyId, limit, now) {
-      let window = windows.get(keyId);
-      if (window === undefined || now - window.startedAt >= WINDOW_MS) {
-        window = { startedAt: now, used: 0 };
-        windows.set(keyId, window);
-      }
-      const allowed = window.used < limit;
-      if (allowed) window.used++;
-      const resetSeconds = Math.max(1, Math.ceil((window.startedAt + WINDOW_MS - now) / 1000));
-      return {
-        allowed,
-        header: `${POLICY_NAME};r=${limit - window.used};t=${resetSeconds}`,
-        policy: policyFor(limit),
-        resetSeconds,
-      };
-    },
+/**
+ * Registers the plugin and returns the limiter; usable once the server is ready. With a Redis URL the
+ * connection is closed with the server.
+ */
+export function installRateLimiter(app: FastifyInstance, redisUrl: string | undefined): RateLimiter {
+  // A request fails after one retry rather than waiting for Redis to come back (ioredis' default is 20).
+  const redis = redisUrl === undefined ? undefined : new Redis(redisUrl, { maxRetriesPerRequest: 1 });
+  if (redis !== undefined) app.addHook('onClose', async () => void (await redis.quit()));
+  app.decorateRequest('keyRateLimit', 0);
+  app.register(rateLimit, {
+    global: false,
+    timeWindow: WINDOW_SECONDS * 1000,
+    max: (request) => request.keyRateLimit,
+    keyGenerator: (request) => request.keyId ?? '',
+    ...(redis === undefined ? {} : { redis, nameSpace: REDIS_PREFIX }),
+  });
+  let check: ReturnType<FastifyInstance['createRateLimit']> | undefined;
+  app.after(() => {
+    check = app.createRateLimit();
+  });
+  return async (request, limit) => {
+    request.keyRateLimit = limit;
+    const result = await check!(request);
+    const resetSeconds = Math.max(1, result.isAllowed ? WINDOW_SECONDS : result.ttlInSeconds);
+    const remaining = result.isAllowed ? limit : result.remaining;
+    return {
+      allowed: result.isAllowed || !result.isExceeded,
+      header: `${POLICY_NAME};r=${remaining};t=${resetSeconds}`,
+      policy: `${POLICY_NAME};q=${limit};w=${WINDOW_SECONDS}`,
+      resetSeconds,
+    };
   };
 }

@@ -4,20 +4,43 @@
  * model) but not the environment: the CLI resolves flags and environment variables into these options.
  */
 import { readFile } from 'node:fs/promises';
+import { isIP } from 'node:net';
 import type { Level } from 'pino';
 import { openKeyStore } from '../keys/key-store.js';
 import { loadEngine } from '../runtime/load-engine.js';
+import { buildAdminServer } from './admin-server.js';
 import { buildServer } from './build-server.js';
-import { DEFAULT_SERVER_CONFIG } from './config.js';
+import { DEFAULT_SERVER_CONFIG, type ServerConfig, type TlsMinVersion } from './config.js';
 import { createLogger } from './logger.js';
+import { createMetrics } from './metrics.js';
 
 export interface RunServerOptions {
   readonly host: string;
   readonly port: number;
   readonly keysFile: string;
-  readonly tls?: { readonly certFile: string; readonly keyFile: string };
-  readonly rateLimit: number;
-  readonly bodyLimit: number;
+  /** The admin listener (readiness, metrics); loopback by default. */
+  readonly adminHost: string;
+  readonly adminPort: number;
+  readonly tls?: {
+    readonly certFile: string;
+    readonly keyFile: string;
+    readonly minVersion: TlsMinVersion;
+    /** CA bundle for client certificates: when given, clients must present one (mutual TLS). */
+    readonly clientCaFile?: string;
+  };
+  /** Limits and options of ServerConfig that the CLI sets as they are. */
+  readonly server: Pick<
+    ServerConfig,
+    | 'rateLimit'
+    | 'bodyLimit'
+    | 'headersTimeoutMs'
+    | 'requestTimeoutMs'
+    | 'keepAliveTimeoutMs'
+    | 'maxConnections'
+    | 'trustProxy'
+    | 'redisUrl'
+    | 'acceptTextPlainJson'
+  >;
   readonly modelPath?: string;
   readonly geoDir?: string;
   readonly scoreKey?: string;
@@ -42,9 +65,16 @@ function nextStopSignal(): Promise<NodeJS.Signals> {
 
 async function readTls(tls: RunServerOptions['tls']) {
   if (tls === undefined) return {};
-  const [cert, key] = await Promise.all([readFile(tls.certFile), readFile(tls.keyFile)]);
-  return { tls: { cert, key } };
+  const [cert, key, clientCa] = await Promise.all([
+    readFile(tls.certFile),
+    readFile(tls.keyFile),
+    tls.clientCaFile === undefined ? undefined : readFile(tls.clientCaFile),
+  ]);
+  return { tls: { cert, key, minVersion: tls.minVersion, ...(clientCa === undefined ? {} : { clientCa }) } };
 }
+
+const isLoopback = (host: string) =>
+  host === 'localhost' || host === '::1' || (isIP(host) === 4 && host.startsWith('127.'));
 
 export async function runServer(options: RunServerOptions): Promise<void> {
   const logger = createLogger({ level: options.logLevel });
@@ -56,20 +86,24 @@ export async function runServer(options: RunServerOptions): Promise<void> {
     scoreKey: options.scoreKey,
   });
   const keyStore = await openKeyStore({ path: options.keysFile, logger });
+  const metrics = createMetrics();
   const app = buildServer({
-    config: {
-      ...DEFAULT_SERVER_CONFIG,
-      rateLimit: options.rateLimit,
-      bodyLimit: options.bodyLimit,
-      ...(await readTls(options.tls)),
-    },
+    config: { ...DEFAULT_SERVER_CONFIG, ...options.server, ...(await readTls(options.tls)) },
     engine,
     keyStore,
     logger,
+    metrics,
   });
+  const admin = buildAdminServer({ engine, keyStore, metrics, logger, api: app });
   const stopped = nextStopSignal();
   try {
+    if (options.tls === undefined && !isLoopback(options.host))
+      logger.warn(
+        { host: options.host },
+        'serving plain HTTP on a non-loopback address: keys and bodies cross the network unencrypted unless a TLS proxy is in front',
+      );
     await app.listen({ host: options.host, port: options.port });
+    await admin.listen({ host: options.adminHost, port: options.adminPort });
     logger.info({ modelVersion: engine.modelVersion, activeKeys: keyStore.size }, 'ready');
     logger.flush();
     const signal = await stopped;
@@ -83,6 +117,7 @@ export async function runServer(options: RunServerOptions): Promise<void> {
     }, options.shutdownTimeoutMs);
     giveUp.unref();
     await app.close();
+    await admin.close();
     clearTimeout(giveUp);
     logger.info('stopped');
   } finally {

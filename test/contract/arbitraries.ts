@@ -13,10 +13,16 @@ export const amount = fc.oneof(
   fc.double({ min: 0, max: LIMITS.amountMax, noNaN: true }),
 );
 
-/** Each demographic field's values (a net income of 0 is among the wrong ones). */
+/** A valid net income: at least LIMITS.netIncomeMin. */
+const netIncome = fc.oneof(
+  fc.integer({ min: LIMITS.netIncomeMin, max: LIMITS.amountMax }),
+  fc.double({ min: LIMITS.netIncomeMin, max: LIMITS.amountMax, noNaN: true }),
+);
+
+/** Each demographic field's values (net incomes of 0 and below the minimum are among the wrong ones). */
 export const demographicValues = (wrong: fc.Arbitrary<unknown>) => ({
   zip: mostly(fc.constantFrom('35210', '00000', '99999', '35210-1234'), wrong),
-  net_annual_income: mostly(fc.oneof(amount, fc.constant(0)), wrong),
+  net_annual_income: mostly(fc.oneof(netIncome, fc.constant(0), fc.constant(0.5)), wrong),
   age: mostly(fc.integer({ min: LIMITS.ageMin, max: LIMITS.ageMax }), wrong),
   household_members: mostly(fc.integer({ min: LIMITS.householdMin, max: LIMITS.householdMax }), wrong),
   is_homeowner: mostly(fc.boolean(), wrong),

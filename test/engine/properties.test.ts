@@ -31,7 +31,7 @@ const body = fc.record({
       ),
       net_annual_income: fc.oneof(
         { weight: 8, arbitrary: fc.double({ min: 1_000, max: 400_000, noNaN: true }) },
-        { weight: 1, arbitrary: fc.double({ min: Number.MIN_VALUE, max: 1_000, noNaN: true }) },
+        { weight: 1, arbitrary: fc.double({ min: LIMITS.netIncomeMin, max: 1_000, noNaN: true }) },
         { weight: 1, arbitrary: fc.double({ min: 400_000, max: LIMITS.amountMax, noNaN: true }) },
       ),
       age: fc.integer({ min: LIMITS.ageMin, max: LIMITS.ageMax }),

@@ -1,5 +1,6 @@
 /**
- * GET /docs renders the API reference in headless Chromium, from assets served by this server only.
+ * GET /docs renders the API reference in headless Chromium, from assets served by this server only, and
+ * its "Try it out" sends the documented example with a key and gets a 200.
  * Needs a Chromium binary (CI installs it with apt); the test is skipped with a message without one.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,5 +44,26 @@ describe.skipIf(CHROMIUM_SKIP_REASON !== null)('GET /docs in headless Chromium',
     } finally {
       await browser.close();
     }
-  });
+  }, 180_000);
+
+  it('when "Try it out" is executed with a key, the prefilled example request answers 200', async () => {
+    const browser = await launchChromium();
+    try {
+      const page = await browser.context.newPage();
+      await page.goto(`${server.url}/docs`);
+      await page.click('.btn.authorize', { timeout: 30_000 });
+      await page.fill('.modal-ux input', server.keys.all);
+      await page.click('.modal-ux .auth-btn-wrapper .btn.authorize');
+      await page.click('.modal-ux .btn-done');
+      const operation = page.locator('#operations-Operations-generateBudget');
+      await operation.locator('.opblock-summary').click();
+      // Try it out is on from the start (uiConfig.tryItOutEnabled), with the example as the body.
+      await operation.locator('.btn.execute').click();
+      const status = operation.locator('.live-responses-table tbody .response-col_status').first();
+      await status.waitFor({ timeout: 30_000 });
+      expect((await status.textContent())?.trim()).toMatch(/^200/);
+    } finally {
+      await browser.close();
+    }
+  }, 180_000);
 });

@@ -11,9 +11,11 @@ import { pino } from 'pino';
 import type { Engine } from '../../src/engine/types.js';
 import { type KeyStore, openKeyStore } from '../../src/keys/key-store.js';
 import { createKey, type NewKeyOptions, revokeKey } from '../../src/keys/manage-keys.js';
+import { buildAdminServer } from '../../src/server/admin-server.js';
 import { buildServer } from '../../src/server/build-server.js';
 import { DEFAULT_SERVER_CONFIG, type ServerConfig } from '../../src/server/config.js';
 import { REDACTED_PATHS } from '../../src/server/logger.js';
+import { createMetrics } from '../../src/server/metrics.js';
 
 export const KEY_SPECS = {
   all: { scopes: ['budgets', 'scores', 'models'] },
@@ -46,6 +48,8 @@ export function captureLogs(): { logger: pino.Logger; logs: LogCapture } {
 
 export interface TestServer {
   readonly url: string;
+  /** The admin listener: /healthz, /readyz, /metrics. */
+  readonly adminUrl: string;
   readonly app: FastifyInstance;
   readonly keys: Record<KeyName, string>;
   readonly keyIds: Record<KeyName, string>;
@@ -59,11 +63,13 @@ export interface TestServerOptions {
   readonly engine: Engine;
   readonly config?: Partial<ServerConfig>;
   readonly pollIntervalMs?: number;
+  /** Another server whose keys file (and keys) this one uses, as a second instance of one deployment. */
+  readonly keysOf?: TestServer;
 }
 
-/** A keys file holding one key per KEY_SPECS entry (the `revoked` one revoked), and a server using it. */
-export async function startTestServer(options: TestServerOptions): Promise<TestServer> {
-  const dir = await mkdtemp(join(tmpdir(), 'outlay-server-'));
+type TestKeys = Pick<TestServer, 'keys' | 'keyIds' | 'keysFile'>;
+
+async function createTestKeys(dir: string): Promise<TestKeys> {
   const keysFile = join(dir, 'keys.json');
   const keys = {} as Record<KeyName, string>;
   const keyIds = {} as Record<KeyName, string>;
@@ -73,6 +79,13 @@ export async function startTestServer(options: TestServerOptions): Promise<TestS
     keyIds[name] = created.record.id;
   }
   await revokeKey(keysFile, keyIds.revoked);
+  return { keys, keyIds, keysFile };
+}
+
+/** A keys file holding one key per KEY_SPECS entry (the `revoked` one revoked), and a server using it. */
+export async function startTestServer(options: TestServerOptions): Promise<TestServer> {
+  const dir = await mkdtemp(join(tmpdir(), 'outlay-server-'));
+  const { keys, keyIds, keysFile } = options.keysOf ?? (await createTestKeys(dir));
 
   const { logger, logs } = captureLogs();
   const keyStore = await openKeyStore({
@@ -80,6 +93,7 @@ export async function startTestServer(options: TestServerOptions): Promise<TestS
     logger,
     pollIntervalMs: options.pollIntervalMs ?? 200,
   });
+  const metrics = createMetrics();
   const app = buildServer({
     // The tests share the server's event loop and block it themselves (validator compilation, browsers),
     // which must not count as server overload; the shedding test sets its own threshold.
@@ -87,10 +101,14 @@ export async function startTestServer(options: TestServerOptions): Promise<TestS
     engine: options.engine,
     keyStore,
     logger,
+    metrics,
   });
+  const admin = buildAdminServer({ engine: options.engine, keyStore, metrics, logger, api: app });
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
+  const adminUrl = await admin.listen({ host: '127.0.0.1', port: 0 });
   return {
     url: address,
+    adminUrl,
     app,
     keys,
     keyIds,
@@ -99,6 +117,7 @@ export async function startTestServer(options: TestServerOptions): Promise<TestS
     logs,
     async close() {
       await app.close();
+      await admin.close();
       keyStore.close();
       await rm(dir, { recursive: true, force: true });
     },

@@ -1,4 +1,4 @@
-/** The public endpoints (health, readiness, metrics), key reload, load shedding. */
+/** The public and admin endpoints (health, readiness, metrics), key reload, load shedding. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { revokeKey } from '../../src/keys/manage-keys.js';
 import { createFakeEngine } from './fake-engine.js';
@@ -13,23 +13,33 @@ afterEach(async () => {
   server = undefined;
 });
 
-describe('public endpoints', () => {
-  it('when called without a key, /healthz and /readyz answer 200 with their status', async () => {
+describe('public and admin endpoints', () => {
+  it('when called without a key, /healthz answers on both listeners and /readyz on the admin one', async () => {
     server = await startTestServer({ engine: createFakeEngine() });
     expect((await read(await fetch(`${server.url}/healthz`))).body).toEqual({ status: 'ok' });
-    expect((await read(await fetch(`${server.url}/readyz`))).body).toEqual({
+    expect((await read(await fetch(`${server.adminUrl}/healthz`))).body).toEqual({ status: 'ok' });
+    expect((await read(await fetch(`${server.adminUrl}/readyz`))).body).toEqual({
       status: 'ready',
       modelVersion: 'fake-1',
       activeKeys: 6,
     });
   });
 
-  it('when requests were answered, /metrics reports them by route and status with a latency histogram', async () => {
+  it('when called on the API listener, /metrics and /readyz answer 404', async () => {
+    server = await startTestServer({ engine: createFakeEngine() });
+    for (const path of ['/metrics', '/readyz']) {
+      const answer = await read(await fetch(server.url + path));
+      expect(answer.status).toBe(404);
+      expect(answer.body).toEqual({ message: 'Not Found' });
+    }
+  });
+
+  it('when requests were answered, admin /metrics reports them by route and status with a latency histogram and process metrics', async () => {
     server = await startTestServer({ engine: createFakeEngine() });
     await post(server.url + BUDGETS, REQUEST, { 'x-api-key': server.keys.all });
     await post(server.url + BUDGETS, REQUEST, {});
     await fetch(`${server.url}/nope`);
-    const response = await fetch(`${server.url}/metrics`);
+    const response = await fetch(`${server.adminUrl}/metrics`);
     expect(response.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
     const text = await response.text();
     expect(text).toContain(`outlay_http_requests_total{route="${BUDGETS}",method="POST",status="200"} 1`);
@@ -37,7 +47,10 @@ describe('public endpoints', () => {
     expect(text).toContain('outlay_http_requests_total{route="unmatched",method="GET",status="404"} 1');
     expect(text).toContain('# TYPE outlay_http_request_duration_seconds histogram');
     expect(text).toMatch(new RegExp(`outlay_http_request_duration_seconds_count\\{route="${BUDGETS}"\\} 2`));
-    expect(text).toMatch(/outlay_http_request_duration_seconds_bucket\{route="[^"]+",le="\+Inf"\} \d+/);
+    expect(text).toMatch(/outlay_http_request_duration_seconds_bucket\{le="\+Inf",route="[^"]+"\} \d+/);
+    expect(text).toContain('process_cpu_seconds_total');
+    expect(text).toContain('nodejs_heap_size_used_bytes');
+    expect(text).toContain('nodejs_eventloop_lag_p99_seconds');
   });
 });
 

@@ -32,7 +32,13 @@ afterEach(async () => {
 async function startServe(env: Record<string, string>): Promise<{ url: string; logs: string[] }> {
   const logs: string[] = [];
   child = spawn(process.execPath, [BIN, 'serve'], {
-    env: { ...process.env, OUTLAY_PORT: '0', OUTLAY_UNRELATED_SETTING: 'ignored', ...env },
+    env: {
+      ...process.env,
+      OUTLAY_PORT: '0',
+      OUTLAY_ADMIN_PORT: '0',
+      OUTLAY_UNRELATED_SETTING: 'ignored',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const lines = createInterface({ input: child.stdout! });

@@ -3,10 +3,13 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
- * A self-signed certificate for 127.0.0.1, written to `dir` by openssl. An EC key: generated in
- * milliseconds, unlike RSA.
+ * A self-signed certificate for 127.0.0.1, written to `dir` by openssl. An EC key by default: generated
+ * in milliseconds, unlike RSA (which only tests of RSA key exchange need).
  */
-export async function createSelfSignedCert(dir: string): Promise<{ cert: Buffer; key: Buffer }> {
+export async function createSelfSignedCert(
+  dir: string,
+  keyType: 'ec' | 'rsa' = 'ec',
+): Promise<{ cert: Buffer; key: Buffer }> {
   const keyPath = join(dir, 'key.pem');
   const certPath = join(dir, 'cert.pem');
   execFileSync(
@@ -15,9 +18,7 @@ export async function createSelfSignedCert(dir: string): Promise<{ cert: Buffer;
       'req',
       '-x509',
       '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
+      ...(keyType === 'ec' ? ['ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1'] : ['rsa:2048']),
       '-nodes',
       '-days',
       '1',

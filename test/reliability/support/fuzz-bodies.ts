@@ -47,7 +47,7 @@ const demographics = fc.record(
     is_homeowner: fc.boolean(),
     net_annual_income: fc.oneof(
       fc.integer({ min: 1, max: 500_000 }),
-      fc.double({ min: 0.01, max: LIMITS.amountMax, noNaN: true }),
+      fc.double({ min: LIMITS.netIncomeMin, max: LIMITS.amountMax, noNaN: true }),
     ),
     zip,
   },

@@ -35,12 +35,17 @@ const READY_TIMEOUT_MS = 300_000;
 export async function startServe(options: ServeOptions): Promise<ServeProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
+  // Readiness is answered on the admin listener.
+  const adminPort = await freePort();
+  const adminUrl = `http://127.0.0.1:${adminPort}`;
   const args = [
     'serve',
     '--host',
     '127.0.0.1',
     '--port',
     String(port),
+    '--admin-port',
+    String(adminPort),
     '--keys',
     options.keysFile,
     '--log-level',
@@ -67,7 +72,7 @@ export async function startServe(options: ServeOptions): Promise<ServeProcess> {
       }),
     );
     await waitUntilReady(
-      url,
+      adminUrl,
       () => ended !== null,
       () => output,
     );

@@ -1,0 +1,23 @@
+/**
+ * Every path the server answers, written once: routes, the OpenAPI document, the remote client and the
+ * benchmarks import them from here.
+ */
+export const OPERATION_PATHS = {
+  budget: '/v1.0/budgets/generate',
+  model: '/v1.0/demographics/models/generate',
+  score: '/v1.0/scores/generate',
+} as const;
+
+/** Public on the API listener. */
+export const PUBLIC_PATHS = {
+  health: '/healthz',
+  openApi: '/openapi.json',
+  docs: '/docs',
+} as const;
+
+/** On the admin listener only (loopback by default): they reveal traffic, key counts and versions. */
+export const ADMIN_PATHS = {
+  health: '/healthz',
+  ready: '/readyz',
+  metrics: '/metrics',
+} as const;
