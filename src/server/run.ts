@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
-import type { Level } from 'pino';
+import type { Level, Logger } from 'pino';
 import { openKeyStore } from '../keys/key-store.js';
 import { loadEngine } from '../runtime/load-engine.js';
 import { buildAdminServer } from './admin-server.js';
@@ -17,7 +17,8 @@ import { createMetrics } from './metrics.js';
 export interface RunServerOptions {
   readonly host: string;
   readonly port: number;
-  readonly keysFile: string;
+  /** The keys file; without one, the keys are read from Redis (`server.redisUrl`). */
+  readonly keysFile?: string;
   /** The admin listener (readiness, metrics); loopback by default. */
   readonly adminHost: string;
   readonly adminPort: number;
@@ -85,7 +86,7 @@ export async function runServer(options: RunServerOptions): Promise<void> {
     geoDir: options.geoDir,
     scoreKey: options.scoreKey,
   });
-  const keyStore = await openKeyStore({ path: options.keysFile, logger });
+  const keyStore = await openKeyStore(keyStoreOptions(options, logger));
   const metrics = createMetrics();
   const app = buildServer({
     config: { ...DEFAULT_SERVER_CONFIG, ...options.server, ...(await readTls(options.tls)) },
@@ -125,4 +126,12 @@ export async function runServer(options: RunServerOptions): Promise<void> {
     clearInterval(flushLogs);
     logger.flush();
   }
+}
+
+/** Keys from the file when one is named (Redis then only shares the rate-limit counters), else from Redis. */
+function keyStoreOptions(options: RunServerOptions, logger: Logger): Parameters<typeof openKeyStore>[0] {
+  if (options.keysFile !== undefined) return { path: options.keysFile, logger };
+  const redisUrl = options.server?.redisUrl;
+  if (redisUrl === undefined) throw new Error('outlay serve needs a keys file or a Redis URL for its keys');
+  return { redisUrl, logger };
 }

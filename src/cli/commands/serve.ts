@@ -164,7 +164,10 @@ function builder(yargs: Argv): Argv<ServeArgs> {
 
 async function handler(args: ServeArgs): Promise<void> {
   const keysFile = optionalString(args.keys);
-  if (keysFile === undefined) throw new Error('--keys FILE (or OUTLAY_KEYS_FILE) is required');
+  const redisUrl = optionalString(args['redis-url']);
+  if (keysFile === undefined && redisUrl === undefined) {
+    throw new Error('--keys FILE (or OUTLAY_KEYS_FILE) or --redis-url URL (or OUTLAY_REDIS_URL) is required');
+  }
   const logLevel = String(args['log-level']);
   if (!LOG_LEVELS.has(logLevel)) throw new Error(`--log-level must be one of ${[...LOG_LEVELS].join(', ')}`);
   // Loaded here, not at the top: every other command would otherwise pay for Fastify and the engine at startup.
@@ -184,7 +187,7 @@ async function handler(args: ServeArgs): Promise<void> {
       keepAliveTimeoutMs: positiveInteger('keep-alive-timeout', args['keep-alive-timeout']) * 1000,
       maxConnections: positiveInteger('max-connections', args['max-connections']),
       trustProxy: trustProxy(args['trust-proxy']),
-      redisUrl: optionalString(args['redis-url']),
+      redisUrl,
       acceptTextPlainJson: booleanFlag('accept-text-plain', args['accept-text-plain']),
     },
     modelPath: optionalString(args.model),
