@@ -44,7 +44,7 @@ export async function fingerprintOf(
   return createHash('sha256').update(JSON.stringify(identity)).digest('hex');
 }
 
-async function readCheckpoint(path: string): Promise<Checkpoint | undefined> {
+export async function readCheckpoint(path: string): Promise<Checkpoint | undefined> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
