@@ -10,7 +10,7 @@ import { formatScore } from '../../src/engine/rounding.js';
 import type { HouseholdFigures } from '../../src/engine/types.js';
 import { CsvBytes } from '../../src/io/csv-bytes.js';
 import { type CellGrid, cellAt } from '../../src/io/input-source.js';
-import type { Cell } from '../../src/io/row-request.js';
+import type { Cell } from '../../src/io/typed-columns.js';
 import { type Utf8Buffers, Utf8ColumnBuilder } from '../../src/io/utf8-column.js';
 import { type ScoredRows, type ScoredRowsBuffer, scoredRowsBuffer } from '../../src/report/summary.js';
 import type { OutputLayout } from './layout.js';
