@@ -1,7 +1,4 @@
-/**
- * AmountsAnswer against the contract's response schema: the compact bytes reader is a fast path, so a
- * property test compares what it reads with what the schema's check says of the same answer.
- */
+/** AmountsAnswer against the contract's response schema: amounts exactly when the schema accepts them. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CATEGORIES } from '../../src/contract/categories.js';
