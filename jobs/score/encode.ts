@@ -10,7 +10,7 @@ import { formatScore } from '../../src/engine/rounding.js';
 import type { HouseholdFigures } from '../../src/engine/types.js';
 import { CsvBytes } from '../../src/io/csv-bytes.js';
 import { type CellGrid, cellAt } from '../../src/io/input-source.js';
-import type { Cell } from '../../src/io/row-request.js';
+import type { Cell } from '../../src/io/typed-columns.js';
 import { type Utf8Buffers, Utf8ColumnBuilder } from '../../src/io/utf8-column.js';
 import { type ScoredRows, type ScoredRowsBuffer, scoredRowsBuffer } from '../../src/report/summary.js';
 import type { OutputLayout } from './layout.js';
@@ -143,15 +143,15 @@ export class BatchEncoder {
       this.inputFields(out, index);
       for (let c = 0; c < CATEGORY_COUNT; c++) {
         out.comma();
-        out.integer(budget[c]!);
+        out.integer(safeInteger(budget[c]!, c));
       }
       for (let c = 0; c < CATEGORY_COUNT; c++) {
         out.comma();
-        out.integer(model[c]!);
+        out.integer(safeInteger(model[c]!, c));
       }
       out.comma();
       // The score response's texts (`scoreTexts`), written without building them: PSA is a whole number.
-      out.integer(psa);
+      out.integer(safeInteger(psa, PSA_KEY));
       out.comma();
       out.plain(formatScore(mainScore));
       out.comma();
@@ -241,6 +241,18 @@ export class BatchEncoder {
   }
 }
 
+const columnName = (what: string | number): string => (typeof what === 'number' ? CATEGORIES[what]! : what);
+
+/**
+ * CSV output writes amounts as whole numbers (`CsvBytes.integer` writes digits for a safe integer only);
+ * any other value (1234.56, NaN, 2^53) must stop the job, not be written changed.
+ */
+function safeInteger(value: number, what: string | number): number {
+  if (!Number.isSafeInteger(value))
+    throw new Error(`${columnName(what)} ${value} is not a whole number the CSV output can write`);
+  return value;
+}
+
 /**
  * Arrow output stores amounts as Int32; a value outside it must stop the job, not wrap around. The check
  * is the conversion itself: `value | 0` is the Int32 the column stores, equal to `value` only when that is
@@ -250,8 +262,6 @@ export class BatchEncoder {
 function int32(value: number, what: string | number): number {
   const stored = value | 0;
   if (stored !== value)
-    throw new Error(
-      `${typeof what === 'number' ? CATEGORIES[what] : what} ${value} is not a whole number that fits the Int32 column`,
-    );
+    throw new Error(`${columnName(what)} ${value} is not a whole number that fits the Int32 column`);
   return stored;
 }

@@ -15,8 +15,7 @@ import {
 } from '../vendor/apache-arrow.js';
 import type { ColumnKind } from './column-mapping.js';
 import type { CellColumn, InputSource, SourceBatch } from './input-source.js';
-import type { Cell } from './row-request.js';
-import type { NumberArray, TypedColumn } from './typed-columns.js';
+import type { Cell, NumberArray, TypedColumn } from './typed-columns.js';
 
 export function columnKindOf(type: DataType): ColumnKind {
   switch (type.typeId) {

@@ -4,8 +4,7 @@
  */
 import type { Field, RecordBatch } from '../vendor/apache-arrow.js';
 import type { ColumnKind } from './column-mapping.js';
-import type { Cell } from './row-request.js';
-import { type TypedColumn, typedCellAt, typedColumnBuffers } from './typed-columns.js';
+import { type Cell, type TypedColumn, typedCellAt, typedColumnBuffers } from './typed-columns.js';
 
 /** An input column of a batch: values, or (Arrow input) the typed buffers they are read from. */
 export type CellColumn = readonly Cell[] | TypedColumn;

@@ -7,8 +7,7 @@ import type { ErrorItem } from '../contract/schemas.js';
 import { FixedShapeRequests, type ValidRequest, validateRequest } from '../contract/validate.js';
 import type { ContractField, RequestPlan } from './column-mapping.js';
 import { type CellGrid, cellAt } from './input-source.js';
-
-export type Cell = string | number | boolean | bigint | null | undefined;
+import type { Cell } from './typed-columns.js';
 
 /** Decimal digits with an optional sign and fraction: what a person or a spreadsheet writes for an amount. */
 const PLAIN_NUMBER = /^-?[0-9]+(?:\.[0-9]+)?$/;

@@ -5,7 +5,8 @@
  * main-thread time; the worker now reads each cell where it uses it. Free of apache-arrow at run time, so
  * workers do not load it.
  */
-import type { Cell } from './row-request.js';
+/** An input cell's value: CSV text, or a typed Arrow value; null or undefined when the cell is empty. */
+export type Cell = string | number | boolean | bigint | null | undefined;
 
 export type NumberArray =
   | Float64Array

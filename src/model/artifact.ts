@@ -3,7 +3,17 @@
  * handful of table look-ups and interpolations. Written by jobs/build-model, read by parseModelArtifact.
  * All per-category tables cover the 36 spending categories in CATEGORIES order (savings and
  * other_debt_payments are derived at evaluation time).
+ *
+ * The schema below is the artifact's one specification: its type, and with `checkArtifact` (src/model/
+ * parse.ts: the table lengths that depend on other entries) its check. Spending, factors and shares are
+ * never negative, and shares never above 1: then neither is any amount the model computes from them
+ * (interpolations, weighted sums and products of them), which the budget's rounding of the modeled
+ * amounts relies on (`roundNonNegative`).
  */
+import { SPENDING_CATEGORY_COUNT } from '../contract/categories.js';
+import { HOUSEHOLD_TYPES } from '../contract/schemas.js';
+import Type, { type Static, type TSchema } from '../vendor/typebox.js';
+
 export const ARTIFACT_FORMAT = 'outlay-spending-model/2';
 
 /** Tenure classes of the income tables, in table order. */
@@ -14,53 +24,103 @@ export const REGION_SLOTS = ['northeast', 'midwest', 'south', 'west', 'unknown']
 export const AREA_SLOTS = ['rural', 'urban', 'unknown'] as const;
 /** RPP components a category's price response can be keyed to (index into this list). */
 export const RPP_COMPONENTS = ['all', 'goods', 'housing', 'utilities', 'other'] as const;
+/** Terms of the tenure logits: [1, u, u², a, a², a·u]. */
+const TENURE_LOGIT_TERMS = 6;
 
-export interface ModelArtifact {
-  readonly format: typeof ARTIFACT_FORMAT;
-  readonly version: string;
-  /** Dollars of this year (annual average CPI-U) throughout. */
-  readonly priceYear: number;
-  readonly build: {
-    readonly command: string;
-    readonly sources: Readonly<Record<string, string>>;
-    readonly notes: readonly string[];
-  };
-  readonly spendingCategories: number;
-  /** Grid on u = ln(take-home in price-year dollars): u_k = uMin + k·uStep, k < points. */
-  readonly incomeGrid: { readonly uMin: number; readonly uStep: number; readonly points: number };
-  /** [tenure class][category][grid point]: spending at reference age/size/geography. */
-  readonly income: readonly number[];
-  /** Ages ageMin…ageMax (inclusive), [category][age − ageMin]: multiplicative age factor. */
-  readonly ageMin: number;
-  readonly ageMax: number;
-  readonly age: readonly number[];
-  /** Household sizes 1…sizeMax, [category][size − 1]: multiplicative size factor. */
-  readonly sizeMax: number;
-  readonly size: readonly number[];
-  /** [category][grid]: E[age factor | income], E[size factor | income], E[age × size factor | income]. */
-  readonly ageMarginal: readonly number[];
-  readonly sizeMarginal: readonly number[];
-  readonly ageSizeMarginal: readonly number[];
-  /**
-   * Tenure mix. Logistic coefficients on [1, u, u², a, a², a·u] with a = (age − 50)/10 for P(owner) and
-   * P(mortgage | owner); and [grid] tables of both for when age is unknown.
-   */
-  readonly ownerLogit: readonly number[];
-  readonly mortgageLogit: readonly number[];
-  readonly ownerByIncome: readonly number[];
-  readonly mortgageByIncome: readonly number[];
-  /** [category][HOUSEHOLD_TYPES (src/contract/schemas.ts)]: multiplicative composition factor. */
-  readonly composition: readonly number[];
-  /**
-   * P(household type | the profile's known fields), for when the type is not given: per pattern of known
-   * fields (COMPOSITION_PATTERNS, src/model/composition.ts) two logits on COMPOSITION_TERMS terms,
-   * [pattern][stage][term]: stage 0 P(married couple), stage 1 P(one parent | not a married couple).
-   */
-  readonly compositionLogit: readonly number[];
-  /** [category][REGION_SLOTS], [category][AREA_SLOTS]: multiplicative factors. */
-  readonly region: readonly number[];
-  readonly area: readonly number[];
-  /** [category]: spending ∝ (RPP component / 100)^elasticity. */
-  readonly rppComponent: readonly number[];
-  readonly rppElasticity: readonly number[];
-}
+const n = SPENDING_CATEGORY_COUNT;
+/** Any finite number (a coefficient); every number of the artifact is finite. */
+const coefficient = Type.Number();
+const nonNegative = Type.Number({ minimum: 0 });
+const share = Type.Number({ minimum: 0, maximum: 1 });
+const componentIndex = Type.Integer({ minimum: 0, maximum: RPP_COMPONENTS.length - 1 });
+
+/** A table whose length the schema knows; `checkArtifact` checks the others' lengths. */
+const table = <T extends TSchema>(entry: T, length: number | undefined, description: string) =>
+  Type.Array(
+    entry,
+    length === undefined ? { description } : { minItems: length, maxItems: length, description },
+  );
+
+export const ModelArtifact = Type.Object(
+  {
+    format: Type.Literal(ARTIFACT_FORMAT),
+    version: Type.String({ minLength: 1 }),
+    priceYear: Type.Integer({
+      // CPI-U annual averages, which the build deflates with, are published from 1913.
+      minimum: 1913,
+      description: 'Dollars of this year (annual average CPI-U) throughout.',
+    }),
+    build: Type.Object(
+      {
+        command: Type.String(),
+        sources: Type.Record(Type.String(), Type.String()),
+        notes: Type.Array(Type.String()),
+      },
+      { additionalProperties: false },
+    ),
+    spendingCategories: Type.Integer({ description: `The tables' categories: ${n}.` }),
+    incomeGrid: Type.Object(
+      {
+        uMin: Type.Number(),
+        uStep: Type.Number({ exclusiveMinimum: 0 }),
+        points: Type.Integer({ minimum: 2 }),
+      },
+      {
+        additionalProperties: false,
+        description: 'Grid on u = ln(take-home in price-year dollars): u_k = uMin + k·uStep, k < points.',
+      },
+    ),
+    income: table(
+      nonNegative,
+      undefined,
+      '[tenure class][category][grid point]: spending at reference age/size/geography.',
+    ),
+    ageMin: Type.Integer({ minimum: 0 }),
+    ageMax: Type.Integer({ minimum: 0 }),
+    age: table(
+      nonNegative,
+      undefined,
+      'Ages ageMin…ageMax (inclusive), [category][age − ageMin]: multiplicative age factor.',
+    ),
+    sizeMax: Type.Integer({ minimum: 1 }),
+    size: table(
+      nonNegative,
+      undefined,
+      'Household sizes 1…sizeMax, [category][size − 1]: multiplicative size factor.',
+    ),
+    ageMarginal: table(nonNegative, undefined, '[category][grid]: E[age factor | income].'),
+    sizeMarginal: table(nonNegative, undefined, '[category][grid]: E[size factor | income].'),
+    ageSizeMarginal: table(nonNegative, undefined, '[category][grid]: E[age × size factor | income].'),
+    ownerLogit: table(
+      coefficient,
+      TENURE_LOGIT_TERMS,
+      'P(owner): logistic coefficients on [1, u, u², a, a², a·u] with a = (age − 50)/10.',
+    ),
+    mortgageLogit: table(coefficient, TENURE_LOGIT_TERMS, 'P(mortgage | owner), as ownerLogit.'),
+    ownerByIncome: table(share, undefined, '[grid]: P(owner) for when age is unknown.'),
+    mortgageByIncome: table(share, undefined, '[grid]: P(mortgage | owner) for when age is unknown.'),
+    composition: table(
+      nonNegative,
+      n * HOUSEHOLD_TYPES.length,
+      '[category][HOUSEHOLD_TYPES (src/contract/schemas.ts)]: multiplicative composition factor.',
+    ),
+    compositionLogit: table(
+      coefficient,
+      undefined,
+      "P(household type | the profile's known fields), for when the type is not given: per pattern of known fields " +
+        '(COMPOSITION_PATTERNS, src/model/composition.ts) two logits on COMPOSITION_TERMS terms, ' +
+        '[pattern][stage][term]: stage 0 P(married couple), stage 1 P(one parent | not a married couple).',
+    ),
+    region: table(nonNegative, n * REGION_SLOTS.length, '[category][REGION_SLOTS]: multiplicative factor.'),
+    area: table(nonNegative, n * AREA_SLOTS.length, '[category][AREA_SLOTS]: multiplicative factor.'),
+    rppComponent: table(
+      componentIndex,
+      n,
+      '[category]: the RPP_COMPONENTS index its price response is keyed to.',
+    ),
+    rppElasticity: table(coefficient, n, '[category]: spending ∝ (RPP component / 100)^elasticity.'),
+  },
+  { additionalProperties: false },
+);
+
+export type ModelArtifact = Static<typeof ModelArtifact>;

@@ -10,7 +10,7 @@
  */
 import type { ErrorItem, ScoreResponse } from '../contract/schemas.js';
 import { OPERATION_PATHS } from '../server/endpoints.js';
-import { AmountsAnswer } from './amounts-answer.js';
+import { AmountsAnswer, OffContractAnswer } from './amounts-answer.js';
 import {
   type HttpResponse,
   HttpTransport,
@@ -50,8 +50,11 @@ export interface RemoteRejection {
 
 type CallOutcome<T> = { readonly ok: true; readonly value: T } | RemoteRejection;
 
-/** Reads a 200 answer's body; undefined when it is not the answer expected (retried as an invalid response). */
-type AnswerReader<T> = (body: Buffer) => T | undefined;
+/**
+ * Reads a 200 answer's body; undefined when it is not JSON (retried as an invalid response, as a proxy's
+ * error page may be), OffContractAnswer when the response schema refuses it (the row is rejected).
+ */
+type AnswerReader<T> = (body: Buffer) => T | OffContractAnswer | undefined;
 
 const BUDGET_ANSWER = new AmountsAnswer('budget');
 const MODEL_ANSWER = new AmountsAnswer('model');
@@ -191,9 +194,10 @@ export class RemoteClient {
     const { status } = response;
     if (status === 200) {
       const value = read(response.body);
-      return value === undefined
-        ? new Retryable('invalid response', `HTTP 200 with a body that is not the ${path} answer`)
-        : { ok: true, value };
+      if (value === undefined)
+        return new Retryable('invalid response', `HTTP 200 with a body that is not the ${path} answer`);
+      if (value instanceof OffContractAnswer) return offContract(path, value);
+      return { ok: true, value };
     }
     const text = response.body.toString();
     const json = parseJson(text);
@@ -226,6 +230,20 @@ export class RemoteClient {
       reason: `remote: HTTP ${status}`,
     };
   }
+}
+
+/**
+ * A row whose answer the contract refuses (an amount of 1234.56, -5 or none): rejected with the schema's
+ * reasons, never written, and not retried (a server off the contract answers the same again).
+ */
+function offContract(path: string, answer: OffContractAnswer): RemoteRejection {
+  return {
+    ok: false,
+    errors: [
+      { path: '', message: `remote ${path} answered off the contract: ${answer.problems.join('; ')}` },
+    ],
+    reason: 'remote: answer off the contract',
+  };
 }
 
 /** A request that got no answer: timeouts and network errors are worth another attempt. */

@@ -4,5 +4,6 @@
  * ~300 ms of every thread's start (the CLI's main thread, each scoring worker, the server) against ~20 ms
  * for the bundle. Tests run this source as it is, on the package itself.
  */
-export { default, type Static, type TSchema } from 'typebox';
+export { default, type Static, type TObject, type TSchema } from 'typebox';
 export { Compile } from 'typebox/compile';
+export { Settings } from 'typebox/system';

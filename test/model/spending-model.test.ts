@@ -154,14 +154,41 @@ describe('model artifact check (checkArtifact)', () => {
   };
 
   it.each([
-    ['income', 7, -0.01, /income\[7\] is -0\.01; it must be a finite number ≥ 0/],
-    ['region', 0, -1, /region\[0\] is -1; it must be a finite number ≥ 0/],
-    ['ownerByIncome', 3, 1.2, /ownerByIncome\[3\] is 1\.2; it must be a share from 0 to 1/],
-    ['rppComponent', 5, 5, /rppComponent\[5\] is 5; it must be a whole number from 0 to 4/],
-    ['rppComponent', 5, 1.5, /rppComponent\[5\] is 1\.5/],
-    ['age', 2, Number.NaN, /age\[2\] is NaN/],
-  ])('rejects %s[%i] = %d, naming the entry and its range', (key, at, value, message) => {
-    expect(() => checkArtifact(withValue(key, at, value))).toThrow(message);
+    ['income', 7, -0.01, 'model artifact: /income/7 must be >= 0 (is -0.01)'],
+    ['region', 0, -1, 'model artifact: /region/0 must be >= 0 (is -1)'],
+    ['ownerByIncome', 3, 1.2, 'model artifact: /ownerByIncome/3 must be <= 1 (is 1.2)'],
+    ['rppComponent', 5, 5, 'model artifact: /rppComponent/5 must be <= 4 (is 5)'],
+    ['rppComponent', 5, 1.5, 'model artifact: /rppComponent/5 must be integer (is 1.5)'],
+    ['age', 2, Number.NaN, 'model artifact: /age/2 must be number (is NaN)'],
+  ])(
+    'unit: checkArtifact, %s[%i] = %d → refused, naming the entry, its rule and its value',
+    (key, at, value, message) => {
+      expect(() => checkArtifact(withValue(key, at, value))).toThrow(message);
+    },
+  );
+
+  it.each([
+    [
+      { incomeGrid: { uMin: 8, uStep: 0, points: 96 } },
+      'model artifact: /incomeGrid/uStep must be > 0 (is 0)',
+    ],
+    [{ priceYear: 'next year' }, 'model artifact: /priceYear must be integer (is next year)'],
+    [{ version: '' }, 'model artifact: /version must not have fewer than 1 characters'],
+    [{ format: 'outlay-spending-model/1' }, 'model artifact: /format must be equal to constant'],
+    [
+      { spendingCategories: 38 },
+      'model artifact: /spendingCategories is 38; the model has 36 spending categories',
+    ],
+    [{ ageMin: 91 }, 'model artifact: /ageMax is 90, below /ageMin 91'],
+    [{ sizeMax: 9 }, 'model artifact: /size has 288 entries; it must have 324 (36 categories × 9 sizes)'],
+    [{ ownerLogit: [0, 0, 0] }, 'model artifact: /ownerLogit must not have fewer than 6 items'],
+    [{ uStep: 0.05 }, 'model artifact: (the artifact) must not have additional properties'],
+  ])('unit: checkArtifact, scalar or shape %j → refused, naming the entry', (change, message) => {
+    expect(() => checkArtifact({ ...shipped, ...change })).toThrow(message);
+  });
+
+  it('unit: checkArtifact, the shipped artifact → accepted as it is', () => {
+    expect(checkArtifact(shipped)).toBe(shipped);
   });
 
   it('accepts negative logit coefficients and elasticities, which have no range', () => {

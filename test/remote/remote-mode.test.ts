@@ -7,6 +7,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runScoreJob, type ScoreJobOptions } from '../../jobs/score/job.js';
 import { InProcessScorer } from '../../jobs/score/local-scorer.js';
@@ -160,4 +161,38 @@ describe('remote mode', () => {
       await proxy.close();
     }
   });
+
+  it.each([
+    ['budget', 'a fraction', 1234.56, '/budget/food_home must be integer (is 1234.56)'],
+    ['model', 'a negative amount', -5, '/model/food_home must be >= 0 (is -5)'],
+  ])(
+    'scenario: a server whose %s answers carry %s → every such row rejected naming the field, none scored',
+    async (field, _case, amount, problem) => {
+      const proxy = await proxyTo(
+        server.url,
+        () => false,
+        (_path, body) => {
+          const answer = JSON.parse(body.toString());
+          if (!(field in answer)) return body;
+          return Buffer.from(JSON.stringify({ [field]: { ...answer[field], food_home: amount } }));
+        },
+      );
+      const outDir = join(dir, `off-contract-${field}`);
+      try {
+        await runScoreJob(options(outDir, remote(proxy.url, server.keys.all)));
+      } finally {
+        await proxy.close();
+      }
+      const { scored, rejects } = await files(outDir);
+      expect(scored.trim().split('\n')).toHaveLength(1); // the header only
+      // The rows the contract refuses are rejected before any call; every other row by its answer.
+      const reasons = (parse(rejects, { columns: true }) as { reject_reason: string }[]).map(
+        (record) => record.reject_reason,
+      );
+      expect(reasons).toHaveLength(300);
+      const offContract = reasons.filter((reason) => reason.includes(`off the contract: ${problem}`));
+      expect(offContract.length).toBeGreaterThan(0);
+      expect(reasons.filter((reason) => !reason.includes('remote'))).toHaveLength(300 - offContract.length);
+    },
+  );
 });
