@@ -17,7 +17,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis, type RedisOptions } from 'ioredis';
 import type { Logger } from 'pino';
 import { type ActiveKey, indexKeys, KeyIndex, type KeyStore } from './key-store.js';
-import type { KeyStoreWriter } from './key-store-writer.js';
+import type { KeyChange, KeyStoreWriter } from './key-store-writer.js';
 import { checkKeysFile, type KeysFile, type StoredKey } from './keys-file.js';
 
 export const REDIS_KEYS = {
@@ -83,38 +83,48 @@ function throwIfFailed(replies: [Error | null, unknown][]): void {
   if (failed !== undefined) throw failed[0]!;
 }
 
+type Outcome<T> = { readonly committed: true; readonly result: T } | { readonly committed: false };
+
+/** One optimistic attempt: WATCH the records, apply `change`, and commit unless another writer got there first. */
+async function tryUpdate<T>(
+  redis: Redis,
+  description: string,
+  change: (current: KeysFile) => KeyChange<T>,
+): Promise<Outcome<T>> {
+  await redis.watch(REDIS_KEYS.records);
+  const current = keysOf(await redis.hgetall(REDIS_KEYS.records), description);
+  let changed: KeyChange<T>;
+  try {
+    changed = change(current);
+  } catch (error) {
+    await redis.unwatch();
+    throw error;
+  }
+  if (changed.events.length === 0) {
+    await redis.unwatch();
+    return { committed: true, result: changed.result };
+  }
+  const transaction = redis.multi();
+  for (const key of changedKeys(current, changed.file))
+    transaction.hset(REDIS_KEYS.records, key.id, JSON.stringify(key));
+  for (const event of changed.events) transaction.xadd(REDIS_KEYS.audit, '*', 'json', JSON.stringify(event));
+  transaction.incr(REDIS_KEYS.version);
+  const replies = await transaction.exec();
+  if (replies === null) return { committed: false };
+  throwIfFailed(replies);
+  return { committed: true, result: changed.result };
+}
+
 export async function openRedisKeyStoreWriter(url: string): Promise<KeyStoreWriter> {
   const description = describeRedisUrl(url);
   // A command-line run fails at once rather than waiting for Redis to come back.
   const redis = await connect(url, { retryStrategy: () => null, maxRetriesPerRequest: 0 }, () => {});
   return {
     description,
-    async update(change) {
+    async update<T>(change: (current: KeysFile) => KeyChange<T>) {
       for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-        await redis.watch(REDIS_KEYS.records);
-        const current = keysOf(await redis.hgetall(REDIS_KEYS.records), description);
-        let changed: ReturnType<typeof change>;
-        try {
-          changed = change(current);
-        } catch (error) {
-          await redis.unwatch();
-          throw error;
-        }
-        if (changed.events.length === 0) {
-          await redis.unwatch();
-          return changed.result;
-        }
-        const transaction = redis.multi();
-        for (const key of changedKeys(current, changed.file))
-          transaction.hset(REDIS_KEYS.records, key.id, JSON.stringify(key));
-        for (const event of changed.events)
-          transaction.xadd(REDIS_KEYS.audit, '*', 'json', JSON.stringify(event));
-        transaction.incr(REDIS_KEYS.version);
-        const replies = await transaction.exec();
-        if (replies !== null) {
-          throwIfFailed(replies);
-          return changed.result;
-        }
+        const outcome = await tryUpdate(redis, description, change);
+        if (outcome.committed) return outcome.result;
         await sleep(Math.random() * RETRY_JITTER_MS);
       }
       throw new Error(`${description}: the keys changed under this change ${MAX_ATTEMPTS} times; try again`);
