@@ -198,7 +198,8 @@ export async function startService(
     if (stderr.length < OUTPUT_KEPT) stderr += chunk;
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const deadline = Date.now() + 30_000;
+  // A hang guard, not a speed limit: on a busy machine a server's start-up can take well over a minute.
+  const deadline = Date.now() + 300_000;
   while (!(await accepts(port))) {
     if (child.exitCode !== null || Date.now() > deadline) {
       child.kill('SIGKILL');
