@@ -48,7 +48,7 @@ export const Demographics = Type.Object(
     ),
     is_homeowner: Type.Optional(Type.Boolean({ description: 'Whether the household owns its home.' })),
     net_annual_income: Type.Number({
-      minimum: LIMITS.netIncomeMin,
+      exclusiveMinimum: 0,
       maximum: LIMITS.amountMax,
       description:
         'Household take-home pay, annual (after taxes, Social Security and pension contributions).',

@@ -5,6 +5,7 @@
  * batch job all accept exactly what it accepts (docs/fast-paths.md lists what is measured against it).
  */
 import { Compile, Settings, type TObject, type TSchema } from '../vendor/typebox.js';
+import { LIMITS } from './limits.js';
 import type { Demographics, ErrorItem, InvalidRequestBody, OperationRequest } from './schemas.js';
 import {
   Demographics as DemographicsSchema,
@@ -132,24 +133,36 @@ export const invalidRequest = (errors: ErrorItem[]): InvalidRequestBody => ({
 });
 
 /**
- * Field combinations the schema cannot express and no household has: a married couple or a parent with a
- * child is at least two people (in CE 2014 every one-member consumer unit is FAM_TYPE 8, single).
+ * Rules the schema does not state, so that its own messages stay as documented:
+ * - a married couple or a parent with a child is at least two people (in CE 2014 every one-member consumer
+ *   unit is FAM_TYPE 8, single);
+ * - take-home pay below LIMITS.netIncomeMin (a dollar a year) describes no household: every rounded amount of
+ *   its budget would be 0. The schema's own bound stays `> 0`, whose message callers already handle.
  */
 function contradicts(demographics: Demographics): boolean {
-  const type = demographics.household_type;
-  return type !== undefined && type !== 'single_or_other' && demographics.household_members === 1;
+  return isCoupleOfOne(demographics) || demographics.net_annual_income < LIMITS.netIncomeMin;
+}
+
+function isCoupleOfOne({ household_type: type, household_members: members }: Demographics): boolean {
+  return type !== undefined && type !== 'single_or_other' && members === 1;
 }
 
 /** The errors of `contradicts`, for the slow path. */
 function contradictions(demographics: Demographics): ErrorItem[] {
-  if (!contradicts(demographics)) return [];
-  const type = demographics.household_type;
-  return [
-    {
+  const errors: ErrorItem[] = [];
+  if (isCoupleOfOne(demographics)) {
+    errors.push({
       path: '/demographics/household_type',
-      message: `must be "single_or_other" when household_members is 1 ("${type}" needs at least 2 members)`,
-    },
-  ];
+      message: `must be "single_or_other" when household_members is 1 ("${demographics.household_type}" needs at least 2 members)`,
+    });
+  }
+  if (demographics.net_annual_income < LIMITS.netIncomeMin) {
+    errors.push({
+      path: '/demographics/net_annual_income',
+      message: `must be >= ${LIMITS.netIncomeMin} (below a dollar a year every amount of a budget rounds to 0)`,
+    });
+  }
+  return errors;
 }
 
 /**

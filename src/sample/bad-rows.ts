@@ -49,7 +49,7 @@ export const BAD_ROW_KINDS: readonly BadRowKind[] = [
     corrupt: (row) => {
       row.net_annual_income = 0;
     },
-    rejects: { path: '/demographics/net_annual_income', message: 'must be >= 1' },
+    rejects: { path: '/demographics/net_annual_income', message: 'must be > 0' },
   },
   {
     name: 'child_age',

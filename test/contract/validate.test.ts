@@ -33,7 +33,7 @@ describe('validateRequest', () => {
     [
       { demographics: { zip: '35210', net_annual_income: 0 } },
       '/demographics/net_annual_income',
-      'must be >= 1',
+      'must be > 0',
     ],
     [
       { demographics: { zip: '3521', net_annual_income: 1 } },

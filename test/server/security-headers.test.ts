@@ -82,7 +82,12 @@ describe('small holes', () => {
       expect(answer.statusCode).toBe(400);
       expect(answer.json()).toEqual({
         message: 'Invalid request body',
-        errors: [{ path: '/demographics/net_annual_income', message: 'must be >= 1' }],
+        errors: [
+          {
+            path: '/demographics/net_annual_income',
+            message: 'must be >= 1 (below a dollar a year every amount of a budget rounds to 0)',
+          },
+        ],
       });
     },
   );

@@ -206,7 +206,7 @@ describe('score job (in process, fake engine)', () => {
     const normalise = (value: string) => (/^[0-9.]+$/.test(value) ? String(Number(value)) : value);
     expect(arrowRows).toEqual(csvRows.map((r) => r.slice(5).map(normalise)));
     expect(await readFile(arrow.result.files.rejects, 'utf8')).toContain(
-      '/demographics/net_annual_income must be >= 1',
+      '/demographics/net_annual_income must be > 0',
     );
   });
 
