@@ -4,7 +4,8 @@
 # OUTLAY_SHARD_INDEX, all 0-based; `--shard` is 1-based, so index i scores shard i+1 of OUTLAY_SHARDS.
 # Shard 1 then waits for every shard's summary and merges them into $OUTLAY_RUN_DIR/merged, unless
 # OUTLAY_MERGE=0 (when the scheduler runs `outlay merge` as a step of its own).
-# Extra arguments go to `outlay score` (e.g. --group-by, --engine remote --api-url ...).
+# Extra arguments go to `outlay score` (e.g. --group-by, --engine remote --api-url ...). Exits with the
+# job's exit code (docs/batch.md), or 0 once shard 1 has merged.
 set -eu
 
 : "${OUTLAY_INPUT:?set OUTLAY_INPUT to the input file (same path in every shard)}"
@@ -18,11 +19,26 @@ if [ -z "$index0" ]; then
 fi
 shard=$((index0 + 1))
 
-# --resume: a retried pod continues from its checkpoint instead of starting over.
+# --resume: a retried pod continues from its checkpoint instead of starting over. Exit 3 (finished with
+# rejects) counts as done only within OUTLAY_MAX_REJECT_RATE (default 0.05); above it the job exits 4.
+set -- "$OUTLAY_INPUT" --out "$OUTLAY_RUN_DIR/shard-$shard" --shard "$shard/$OUTLAY_SHARDS" --resume --no-progress \
+  --max-reject-rate "${OUTLAY_MAX_REJECT_RATE:-0.05}" "$@"
+# The job runs as this shell's child, not exec'd: its exit 3 must reach the scheduler as 0 (a Kubernetes
+# Job retries any other code), and shard 1 merges afterwards. SIGTERM/SIGINT are passed on to the job,
+# which stops cleanly (docs/batch.md); a trapped signal ends `wait` early, so it waits again for the
+# job's own exit code, which becomes the script's.
+outlay score "$@" &
+job=$!
+signalled=
+trap 'signalled=1; kill -s TERM "$job" 2>/dev/null || true' TERM INT
 status=0
-outlay score "$OUTLAY_INPUT" --out "$OUTLAY_RUN_DIR/shard-$shard" --shard "$shard/$OUTLAY_SHARDS" --resume --no-progress "$@" ||
-  status=$?
-# Exit code 3 means "finished with rejects": the shard is done, the rejects are in its output and report.
+wait "$job" || status=$?
+while [ -n "$signalled" ]; do
+  signalled=
+  status=0
+  wait "$job" || status=$?
+done
+trap - TERM INT
 if [ "$status" -ne 0 ] && [ "$status" -ne 3 ]; then exit "$status"; fi
 if [ "$shard" -ne 1 ] || [ "${OUTLAY_MERGE:-1}" = 0 ]; then exit 0; fi
 

@@ -302,5 +302,30 @@ ${crashSection(figures['crash-resume'])}
 ## 6. Load
 
 ${loadSection(figures.load, run.loadSeconds)}
-`;
+${OVERNIGHT_SECTION}`;
 }
+
+/** Behaviours, not figures: the contract tests named in it pass or the suite fails. */
+const OVERNIGHT_SECTION = `
+## 7. The overnight run: stops, overlaps, resumes
+
+What a scheduled run does when the night brings trouble; each behaviour is a contract test through the real
+binary on real files (test/reliability/night-run.test.ts, test/jobs/merge/deploy.test.ts). docs/batch.md
+has the details.
+
+| trouble | behaviour | exit |
+| --- | --- | --- |
+| a second run into the same \`--out\` and input name (or two shards sharing a directory) | refused at once, naming the holder (pid, host, start); the first run's outputs are untouched | 1 |
+| SIGTERM / SIGINT | stops reading, writes the rows in flight, checkpoints (\`--resume\`), logs, publishes nothing, leaves no \`.partial\` file without \`--resume\`; \`--resume\` then finishes byte-identical to an uninterrupted run | 143 / 130 |
+| more rejects than \`--max-reject-rate\` | outputs published, run failed | 4 |
+| rejects within \`--max-reject-rate\` (or no limit set) | outputs published | 3 |
+| input edited in place, size and mtime restored, then \`--resume\` | the checkpoint's input SHA-256 differs: logged, starts over on the new content | as the run |
+| a run without \`--resume\` after an interrupted \`--resume\` run | it removes the old checkpoint with the temporary files it replaces; a later \`--resume\` starts cleanly | as the run |
+| \`outlay merge\` of shards of two different files sharing a name | refused, naming the two SHA-256s | 1 |
+| CSV on standard input (\`outlay score -\`) | scored like the file; \`--resume\` refused | as the run / 1 |
+
+Exit codes of \`outlay score\` over a file: 0 every row scored; 3 finished with data rejects within
+\`--max-reject-rate\`; 4 reject rate exceeded; 1 infrastructure or usage failure, nothing published;
+130/143 interrupted by SIGINT/SIGTERM. Every run logs a start line (input, options, model, workers) and an
+end line (counts, exit code, duration).
+`;

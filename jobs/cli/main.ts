@@ -2,7 +2,7 @@
  * The `outlay` command line. The one-off commands live in src/cli/commands, the commands that run a job
  * (score over a file, merge, build-model) beside this file, so that jobs/ depends on src/ and never the
  * reverse; this file only wires them into yargs. Handlers report their outcome through `process.exitCode` (documented exit codes:
- * 0 success, 1 failure, 2 invalid request, 3 batch finished with rejects).
+ * 0 success, 1 failure, 2 invalid request; a batch's own in ../score/exit-codes.ts).
  */
 import yargs, { type Argv, type CommandModule } from 'yargs';
 

@@ -1,20 +1,30 @@
 /**
  * `outlay score`: the batch job over a CSV/Arrow file (jobs/score), or — given `--json` or a `.json`
  * request file — the one-off score of a single request, as POST /scores/generate would answer it.
- * Exit codes: 0 every row scored, 3 finished with rejects, 1 failure (nothing written under final names);
+ * Exit codes (../score/exit-codes.ts, docs/batch.md): 0 every row scored, 3 finished with rejects within
+ * --max-reject-rate, 4 above it, 1 failure (nothing published), 130/143 interrupted by SIGINT/SIGTERM;
  * one-off: 0, or 2 for an invalid request.
  */
 import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { pino } from 'pino';
+import { type Logger, pino } from 'pino';
 import type { Argv, CommandModule, InferredOptionTypes } from 'yargs';
 import { oneOffOptions, runOneOff } from '../../src/cli/one-off.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/remote/retry-policy.js';
 import { DEFAULT_ENGINE_MODULE } from '../score/engine-spec.js';
-import type { Shard } from '../score/job.js';
+import {
+  EXIT_FAILURE,
+  EXIT_REJECT_RATE_EXCEEDED,
+  EXIT_REJECTS,
+  EXIT_SUCCESS,
+  interruptedExitCode,
+  JobInterrupted,
+} from '../score/exit-codes.js';
+import type { ScoreJobResult, Shard } from '../score/job.js';
 import type { OutputLayout } from '../score/layout.js';
 import type { BatchScorer } from '../score/scorer.js';
+import { onStopSignals } from './stop-signals.js';
 
 const scoreOptions = {
   ...oneOffOptions,
@@ -74,6 +84,11 @@ const scoreOptions = {
     default: 1000,
     describe: 'With --resume: make progress durable every this many ms',
   },
+  'max-reject-rate': {
+    type: 'number',
+    describe:
+      'Exit 4 instead of 3 when more than this fraction of rows is rejected (0 to 1; default: no limit)',
+  },
   progress: { type: 'boolean', describe: 'Progress bar on stderr (default: when stderr is a terminal)' },
   'log-level': {
     choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const,
@@ -105,7 +120,8 @@ export const scoreCommand: CommandModule<object, ScoreArgs> = {
       );
       return;
     }
-    process.exitCode = await runBatch(argv);
+    // yargs turns a lone `-` into '' (yargs/yargs#1312); an empty path names no file, so '' is the dash.
+    process.exitCode = await runBatch({ ...argv, input: argv.input === '' ? '-' : argv.input });
   },
 };
 
@@ -119,12 +135,29 @@ async function runBatch(argv: ScoreArgs): Promise<number> {
       `score: --period ${argv.period} applies to one-off requests (--json or a .json file); a batch's budget and model amounts are annual`,
     );
   }
+  const maxRejectRate = rateOption('--max-reject-rate', argv['max-reject-rate']);
   const logger = pino({ level: argv['log-level'], base: { command: 'score' } }, pino.destination(2));
-  const scoreKey = argv['score-key'];
+  logger.info(startFields(argv, maxRejectRate), 'score job started');
+  const started = performance.now();
+  const stop = onStopSignals(logger);
+  try {
+    const result = await runJob(argv, logger, stop.signal);
+    printOutputs(result);
+    const exitCode = exitCodeOf(result, maxRejectRate, logger);
+    logger.info({ ...countsOf(result), exitCode, durationMs: elapsedMs(started) }, 'score job finished');
+    return exitCode;
+  } catch (error) {
+    return failed(error, logger, started);
+  } finally {
+    stop.dispose();
+  }
+}
+
+async function runJob(argv: ScoreArgs, logger: Logger, stop: AbortSignal): Promise<ScoreJobResult> {
   // Loaded here, not at the top: the main thread keeps only what the chosen engine needs in memory.
   const { runScoreJob } = await import('../score/job.js');
-  const result = await runScoreJob({
-    input: argv.input,
+  return runScoreJob({
+    input: argv.input!,
     outDir: argv.out,
     format: argv.format,
     shard: argv.shard === undefined ? null : parseShard(argv.shard),
@@ -133,17 +166,71 @@ async function runBatch(argv: ScoreArgs): Promise<number> {
     resume: argv.resume,
     progressBar: argv.progress ?? process.stderr.isTTY === true,
     batchRows: positiveInteger('--batch-rows', argv['batch-rows']),
-    scoreKey,
+    scoreKey: argv['score-key'],
     logger,
     checkpointIntervalMs: positiveInteger('--checkpoint-every', argv['checkpoint-every']),
     startScorer: (layout) => startScorer(argv, layout),
+    stop,
   });
+}
+
+/** The run as asked for, logged before anything else happens. */
+function startFields(argv: ScoreArgs, maxRejectRate: number | undefined): Record<string, unknown> {
+  return {
+    input: argv.input,
+    out: argv.out,
+    format: argv.format ?? 'as input',
+    engine: argv.engine,
+    ...(argv.engine === 'local'
+      ? { model: argv.model ?? 'shipped', workers: argv.workers }
+      : { apiUrl: argv['api-url'], concurrency: argv.concurrency }),
+    shard: argv.shard ?? null,
+    resume: argv.resume,
+    maxRejectRate: maxRejectRate ?? null,
+    batchRows: argv['batch-rows'],
+  };
+}
+
+function printOutputs(result: ScoreJobResult): void {
   const { files } = result;
   process.stdout.write(
     `outlay score: ${result.rowsIn} rows in, ${result.rowsScored} scored, ${result.rowsRejected} rejected\n` +
       `  scored:  ${files.scored}\n  rejects: ${files.rejects}\n  summary: ${files.summary}\n  report:  ${files.report}\n`,
   );
-  return result.rowsRejected > 0 ? 3 : 0;
+}
+
+function exitCodeOf(result: ScoreJobResult, maxRejectRate: number | undefined, logger: Logger): number {
+  if (result.rowsRejected === 0) return EXIT_SUCCESS;
+  const rejectRate = result.rowsRejected / result.rowsIn;
+  if (maxRejectRate === undefined || rejectRate <= maxRejectRate) return EXIT_REJECTS;
+  logger.error(
+    { rejectRate, maxRejectRate },
+    'reject rate above --max-reject-rate: the outputs are published, the run counts as failed',
+  );
+  return EXIT_REJECT_RATE_EXCEEDED;
+}
+
+const countsOf = (result: ScoreJobResult) => ({
+  rowsIn: result.rowsIn,
+  rowsScored: result.rowsScored,
+  rowsRejected: result.rowsRejected,
+  modelVersion: result.modelVersion,
+});
+
+const elapsedMs = (started: number) => Math.round(performance.now() - started);
+
+/** The end line of a run that published nothing, and its exit code. */
+function failed(error: unknown, logger: Logger, started: number): number {
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof JobInterrupted) {
+    const exitCode = interruptedExitCode(error.signal);
+    logger.warn({ rowsDone: error.rowsDone, exitCode, durationMs: elapsedMs(started) }, message);
+    process.stderr.write(`outlay: ${message}\n`);
+    return exitCode;
+  }
+  logger.error({ exitCode: EXIT_FAILURE, durationMs: elapsedMs(started) }, `score job failed: ${message}`);
+  process.stderr.write(`outlay: ${message}\n`);
+  return EXIT_FAILURE;
 }
 
 async function startScorer(argv: ScoreArgs, layout: OutputLayout): Promise<BatchScorer> {
@@ -206,6 +293,12 @@ function parseShard(text: string): Shard {
 function positiveInteger(flag: string, value: number): number {
   if (!Number.isInteger(value) || value < 1)
     throw new Error(`${flag} must be a whole number ≥ 1, got ${value}`);
+  return value;
+}
+
+function rateOption(flag: string, value: number | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!(value >= 0 && value <= 1)) throw new Error(`${flag} must be a fraction from 0 to 1, got ${value}`);
   return value;
 }
 

@@ -30,49 +30,78 @@ export interface Checkpoint {
   readonly rejectedByReason: Readonly<Record<string, number>>;
 }
 
-export async function fingerprintOf(
+/** Ties a checkpoint to the input's path and content (`inputSha256`) and to every option that changes the output. */
+export function fingerprintOf(
   input: string,
+  inputSha256: string,
   options: Readonly<Record<string, unknown>>,
-): Promise<string> {
-  const file = input === '-' ? null : await stat(input);
-  const identity = {
-    input: input === '-' ? '-' : resolve(input),
-    size: file?.size,
-    mtimeMs: file?.mtimeMs,
-    ...options,
-  };
+): string {
+  const identity = { input: resolve(input), inputSha256, ...options };
   return createHash('sha256').update(JSON.stringify(identity)).digest('hex');
 }
 
-export async function readCheckpoint(path: string): Promise<Checkpoint | undefined> {
+export async function readCheckpoint(path: string, logger: Logger): Promise<Checkpoint | undefined> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch {
     return undefined;
   }
-  const checkpoint = JSON.parse(text) as Checkpoint;
-  return checkpoint.version === CHECKPOINT_VERSION ? checkpoint : undefined;
+  try {
+    const checkpoint = JSON.parse(text) as Checkpoint;
+    if (checkpoint.version === CHECKPOINT_VERSION) return checkpoint;
+  } catch {
+    // Written atomically, so unreadable only when damaged outside the job: treated like an old version.
+  }
+  logger.warn({ checkpoint: path }, 'checkpoint is unreadable or of another version; starting over');
+  return undefined;
 }
 
-/** The checkpoint at `path` when it is for this input and these options (`fingerprint`); a stale one is logged. */
+/**
+ * The checkpoint at `path` when it is for this input and these options (`fingerprint`) and the temporary
+ * files it describes are still there, at least as long as it says; otherwise the run starts over, logged.
+ */
 export async function matchingCheckpoint(
   path: string,
   fingerprint: string,
+  partialPaths: readonly string[],
   logger: Logger,
 ): Promise<Checkpoint | undefined> {
-  const previous = await readCheckpoint(path);
-  if (previous === undefined || previous.fingerprint === fingerprint) return previous;
-  logger.warn({ checkpoint: path }, 'checkpoint is for another input or other options; starting over');
+  const previous = await readCheckpoint(path, logger);
+  if (previous === undefined) return undefined;
+  if (previous.fingerprint !== fingerprint) {
+    logger.warn(
+      { checkpoint: path },
+      'checkpoint is for another input (path or content) or other options; starting over',
+    );
+    return undefined;
+  }
+  const lengths = await Promise.all(partialPaths.map((partial) => sizeOf(partialPathOf(partial))));
+  const recorded = [previous.scoredBytes, previous.rejectsBytes];
+  if (lengths.every((length, i) => length >= recorded[i]!)) return previous;
+  logger.warn(
+    { checkpoint: path, recordedBytes: recorded, foundBytes: lengths },
+    'the temporary files no longer match the checkpoint (another run replaced them); starting over',
+  );
   return undefined;
 }
+
+const sizeOf = (path: string) =>
+  stat(path).then(
+    (s) => s.size,
+    () => -1,
+  );
 
 export async function writeCheckpoint(path: string, checkpoint: Omit<Checkpoint, 'version'>): Promise<void> {
   await writeFileAtomically(path, JSON.stringify({ version: CHECKPOINT_VERSION, ...checkpoint }));
 }
 
-export async function removeCheckpoint(path: string): Promise<void> {
-  await unlink(path).catch(() => undefined);
+/** Removes the checkpoint at `path`; true when there was one. */
+export async function removeCheckpoint(path: string): Promise<boolean> {
+  return unlink(path).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** Feeds the summary with the scored rows already in the temporary scored CSV, up to `bytes`. */

@@ -8,11 +8,14 @@ import { mkdir } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Logger } from 'pino';
 import { type ColumnMap, planRequest } from '../../src/io/column-mapping.js';
-import type { InputSource } from '../../src/io/input-source.js';
+import type { InputSource, SourceBatch } from '../../src/io/input-source.js';
 import { SummaryBuilder, type SummaryMeta } from '../../src/report/summary.js';
-import { fingerprintOf, matchingCheckpoint } from './checkpoint.js';
+import { fingerprintOf, matchingCheckpoint, removeCheckpoint } from './checkpoint.js';
+import { type InterruptingSignal, JobInterrupted } from './exit-codes.js';
 import { inputFormatOf, openInput, outputNameOf } from './input.js';
+import { digestInput, type InputDigest } from './input-digest.js';
 import { makeLayout, type OutputFormat, type OutputLayout } from './layout.js';
+import { lockOutputs, type OutputLock } from './lock.js';
 import {
   createOutputs,
   type JobOutputs,
@@ -49,12 +52,18 @@ export interface ScoreJobOptions {
   readonly startScorer: (layout: OutputLayout) => Promise<BatchScorer>;
   /** How often a --resume job makes its progress durable. */
   readonly checkpointIntervalMs?: number;
+  /**
+   * Aborted (with the signal's name as reason) to stop the run: no further row is read, the rows in flight
+   * are written and checkpointed (--resume), nothing is published, and the job throws JobInterrupted.
+   */
+  readonly stop?: AbortSignal;
 }
 
 export interface ScoreJobResult {
   readonly rowsIn: number;
   readonly rowsScored: number;
   readonly rowsRejected: number;
+  readonly modelVersion: string;
   readonly files: { scored: string; rejects: string; summary: string; report: string };
 }
 
@@ -68,6 +77,8 @@ interface Run {
   readonly paths: OutputPaths;
   readonly source: InputSource;
   readonly map: ColumnMap;
+  readonly digest: InputDigest;
+  lock?: OutputLock | undefined;
   scorer?: BatchScorer | undefined;
   outputs?: JobOutputs | undefined;
 }
@@ -85,40 +96,51 @@ export async function runScoreJob(options: ScoreJobOptions): Promise<ScoreJobRes
   const startedAt = new Date();
   const inputFormat = inputFormatOf(options.input);
   const format = options.format ?? inputFormat;
-  if (options.resume && format === 'arrow') {
-    throw new Error(
-      '--resume needs CSV output (--format csv): an Arrow file cannot be appended to after a restart',
-    );
-  }
+  refuseUnresumable(options, format);
+  const digest = digestInput(options.input);
   const { source, map } = await openInput(options.input, inputFormat, options.mapFile, options.batchRows);
   const name = outputNameOf(options.input);
-  const run: Run = {
-    options,
-    startedAt,
-    name,
-    paths: outputPathsOf(options.outDir, name, format),
-    source,
-    map,
-  };
+  const paths = outputPathsOf(options.outDir, name, format);
+  const run: Run = { options, startedAt, name, paths, source, map, digest };
   try {
-    const summary = new SummaryBuilder({ groupBy: options.groupBy });
-    // The builder's columns, without repeats: the encoder's group columns must be in its order.
-    const plan = planRequest(source.header, source.kinds, map);
-    const layout = makeLayout(source.header, plan, format, options.scoreKey, summary.groupBy);
     await mkdir(options.outDir, { recursive: true });
-    const scored = await scoreAll(run, layout, summary);
-    const report = await stageOutputs(run.outputs!, options.outDir, name, () =>
-      summary.finish(summaryMeta(run, scored)),
-    );
-    await publishOutputs(run.outputs!, report, run.paths.checkpoint);
-    return resultOf(run, scored.writer, report);
+    run.lock = await lockOutputs(options.outDir, name, options.logger);
+    return await scoreAndPublish(run, format);
   } catch (error) {
     if (run.outputs !== undefined) await releaseOutputs(run.outputs, options.resume);
     throw error;
   } finally {
     await run.scorer?.close();
     await source.close();
+    await run.lock?.release();
   }
+}
+
+function refuseUnresumable(options: ScoreJobOptions, format: OutputFormat): void {
+  if (!options.resume) return;
+  if (options.input === '-') {
+    throw new Error('--resume needs an input file: standard input cannot be read again after a restart');
+  }
+  if (format === 'arrow') {
+    throw new Error(
+      '--resume needs CSV output (--format csv): an Arrow file cannot be appended to after a restart',
+    );
+  }
+}
+
+async function scoreAndPublish(run: Run, format: OutputFormat): Promise<ScoreJobResult> {
+  const { options, source, name } = run;
+  const summary = new SummaryBuilder({ groupBy: options.groupBy });
+  // The builder's columns, without repeats: the encoder's group columns must be in its order.
+  const plan = planRequest(source.header, source.kinds, run.map);
+  const layout = makeLayout(source.header, plan, format, options.scoreKey, summary.groupBy);
+  const scored = await scoreAll(run, layout, summary);
+  const inputSha256 = await run.digest;
+  const report = await stageOutputs(run.outputs!, options.outDir, name, () =>
+    summary.finish(summaryMeta(run, scored, inputSha256)),
+  );
+  await publishOutputs(run.outputs!, report, run.paths.checkpoint);
+  return resultOf(run, scored, report);
 }
 
 /**
@@ -132,14 +154,7 @@ async function scoreAll(run: Run, layout: OutputLayout, summary: SummaryBuilder)
   const scorer = await options.startScorer(layout);
   run.scorer = scorer;
   const engineReadyMs = performance.now() - scoringStarted;
-  const fingerprint = await fingerprintOf(options.input, {
-    format: layout.format,
-    shard: options.shard,
-    groupBy: options.groupBy,
-    map: run.map,
-    scoreKey: options.scoreKey,
-    modelVersion: scorer.modelVersion,
-  });
+  const fingerprint = await checkpointFingerprint(run, layout, scorer.modelVersion);
   const opened = await openOutputs(run, layout, summary, fingerprint);
   const progress = createProgress({ bar: options.progressBar, logger: options.logger });
   const checkpointing = options.resume
@@ -151,8 +166,10 @@ async function scoreAll(run: Run, layout: OutputLayout, summary: SummaryBuilder)
     : null;
   const writer = new BatchWriter(opened, summary, progress, source, checkpointing);
   const resumeAfter = opened.rowsDone;
-  await scoreInOrder(source, scorer, (batch) => selectRows(batch, options.shard, resumeAfter), writer);
+  const select = (batch: SourceBatch) => selectRows(batch, options.shard, resumeAfter);
+  await scoreInOrder(source, scorer, select, writer, options.stop);
   progress.done();
+  await stopIfAsked(options, writer);
   const scoringMs = performance.now() - scoringStarted;
   // Workers (isolates, engines, heaps) go before the summary is expanded into sorted lists, the job's
   // largest main-thread allocation: holding both was the peak RSS of long runs.
@@ -160,6 +177,27 @@ async function scoreAll(run: Run, layout: OutputLayout, summary: SummaryBuilder)
   run.scorer = undefined;
   await scorer.close();
   return { writer, modelVersion, engineKind, engineReadyMs, scoringMs };
+}
+
+/** Stdin is never resumed (refused up front), so its digest, known only at its end, is not waited for. */
+async function checkpointFingerprint(run: Run, layout: OutputLayout, modelVersion: string): Promise<string> {
+  const { options } = run;
+  if (!options.resume) return '';
+  return fingerprintOf(options.input, await run.digest, {
+    format: layout.format,
+    shard: options.shard,
+    groupBy: options.groupBy,
+    map: run.map,
+    scoreKey: options.scoreKey,
+    modelVersion,
+  });
+}
+
+/** After a stop: the rows written so far are checkpointed (--resume), and the run ends unpublished. */
+async function stopIfAsked(options: ScoreJobOptions, writer: BatchWriter): Promise<void> {
+  if (options.stop?.aborted !== true) return;
+  await writer.checkpoint();
+  throw new JobInterrupted(options.stop.reason as InterruptingSignal, writer.rowsDone, options.resume);
 }
 
 async function openOutputs(
@@ -170,9 +208,15 @@ async function openOutputs(
 ): Promise<OpenedOutputs> {
   const { options, paths } = run;
   const resumed = options.resume
-    ? await matchingCheckpoint(paths.checkpoint, fingerprint, options.logger)
+    ? await matchingCheckpoint(paths.checkpoint, fingerprint, [paths.scored, paths.rejects], options.logger)
     : undefined;
   if (resumed === undefined) {
+    // A fresh run replaces the temporary files; a checkpoint left beside them would no longer fit them.
+    if (await removeCheckpoint(paths.checkpoint))
+      options.logger.info(
+        { checkpoint: paths.checkpoint },
+        'starting over: the earlier checkpoint is removed',
+      );
     const created = await createOutputs(paths, layout, run.source.arrowFields ?? null);
     run.outputs = created.outputs;
     return created;
@@ -182,11 +226,12 @@ async function openOutputs(
   return replayOutputs(run.outputs, paths, resumed, layout, summary, options.logger);
 }
 
-function summaryMeta(run: Run, scored: Scored): SummaryMeta {
+function summaryMeta(run: Run, scored: Scored, inputSha256: string): SummaryMeta {
   const { options, startedAt } = run;
   const finishedAt = new Date();
   return {
     input: options.input === '-' ? '-' : basename(options.input),
+    inputSha256,
     shard: options.shard,
     modelVersion: scored.modelVersion,
     engine: scored.engineKind,
@@ -200,8 +245,10 @@ function summaryMeta(run: Run, scored: Scored): SummaryMeta {
   };
 }
 
-function resultOf(run: Run, writer: BatchWriter, report: StagedReport): ScoreJobResult {
+function resultOf(run: Run, scored: Scored, report: StagedReport): ScoreJobResult {
+  const { writer } = scored;
   return {
+    modelVersion: scored.modelVersion,
     rowsIn: writer.rowsScored + writer.rowsRejected,
     rowsScored: writer.rowsScored,
     rowsRejected: writer.rowsRejected,

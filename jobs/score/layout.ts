@@ -54,8 +54,19 @@ export function makeLayout(
 }
 
 export const scoredHeader = (layout: OutputLayout): string[] => [...layout.header, ...DERIVED_COLUMNS];
+/**
+ * The rejects file's columns: the row number, the input's columns, the reason. When the input already has
+ * a column of one of those names, the job's column takes the prefix `outlay_` (again, until the name is
+ * free), so every header name stays unique and the input's columns keep their names.
+ */
 export const rejectsHeader = (layout: OutputLayout): string[] => [
-  REJECT_ROW_COLUMN,
+  unusedName(REJECT_ROW_COLUMN, layout.header),
   ...layout.header,
-  REJECT_REASON_COLUMN,
+  unusedName(REJECT_REASON_COLUMN, layout.header),
 ];
+
+function unusedName(name: string, taken: readonly string[]): string {
+  let candidate = name;
+  while (taken.includes(candidate)) candidate = `outlay_${candidate}`;
+  return candidate;
+}

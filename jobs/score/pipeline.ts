@@ -15,12 +15,16 @@ interface InFlight {
   readonly batch: SelectedBatch;
 }
 
-/** Scores every batch of `source` (the rows `select` chooses) and writes the results through `writer`. */
+/**
+ * Scores every batch of `source` (the rows `select` chooses) and writes the results through `writer`. Once
+ * `stop` is aborted no further batch is read or scored; the batches already in flight are written.
+ */
 export async function scoreInOrder(
   source: InputSource,
   scorer: BatchScorer,
   select: (batch: SourceBatch) => Int32Array | null,
   writer: BatchWriter,
+  stop?: AbortSignal,
 ): Promise<void> {
   const inFlight: InFlight[] = [];
   const writeOldest = async () => {
@@ -29,6 +33,7 @@ export async function scoreInOrder(
   };
   let seq = 0;
   for await (const batch of source.batches()) {
+    if (stop?.aborted === true) break;
     const selection = select(batch);
     if (selection !== null && selection.length === 0) {
       if (inFlight.length === 0) writer.skip(batch.firstRow + batch.length - 1);

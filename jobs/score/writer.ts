@@ -78,6 +78,13 @@ export class BatchWriter {
   private async checkpointWhenDue(): Promise<void> {
     const checkpointing = this.checkpointing;
     if (checkpointing === null || performance.now() - this.lastCheckpoint < checkpointing.intervalMs) return;
+    await this.checkpoint();
+  }
+
+  /** Makes everything written so far durable and records it (a --resume run only; otherwise nothing). */
+  async checkpoint(): Promise<void> {
+    const checkpointing = this.checkpointing;
+    if (checkpointing === null) return;
     await writeCheckpoint(checkpointing.path, {
       fingerprint: checkpointing.fingerprint,
       rowsDone: this.rowsDone,

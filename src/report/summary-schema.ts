@@ -107,6 +107,8 @@ export const Engine = Type.Union([Type.Literal('local'), Type.Literal('remote')]
 export const Meta = Type.Object(
   {
     input: Type.String(),
+    /** SHA-256 of the input's bytes (hex); absent from summaries written before it was recorded. */
+    input_sha256: Type.Optional(Type.String({ pattern: '^[0-9a-f]{64}$' })),
     /** The 1-based shard this summary covers, or null for a whole input (a single run or a merge). */
     shard: OrNull(Shard),
     /** How many shard summaries `outlay merge` combined; null for a summary written by `outlay score`. */

@@ -37,6 +37,8 @@ export interface ScoredRowStats {
 
 export interface SummaryMeta {
   readonly input: string;
+  /** SHA-256 of the input's bytes, hex (`outlay score` always records it). */
+  readonly inputSha256?: string;
   /** 1-based shard index (as in `--shard I/N`), or null when the whole input was scored. */
   readonly shard: { readonly index: number; readonly count: number } | null;
   readonly modelVersion: string;
@@ -221,6 +223,7 @@ export class SummaryBuilder {
   finish(meta: SummaryMeta): Summary {
     return this.#state.toSummary(this.#groupBy, {
       input: meta.input,
+      ...(meta.inputSha256 === undefined ? {} : { input_sha256: meta.inputSha256 }),
       shard: meta.shard === null ? null : { index: meta.shard.index, count: meta.shard.count },
       merged_shards: null,
       model_version: meta.modelVersion,
@@ -259,6 +262,7 @@ export function mergeSummaries(summaries: readonly Summary[]): Summary {
   const metas = summaries.map((s) => s.meta);
   return state.toSummary(first.group_by, {
     input: first.meta.input,
+    ...(first.meta.input_sha256 === undefined ? {} : { input_sha256: first.meta.input_sha256 }),
     shard: null,
     merged_shards: shardCount,
     model_version: first.meta.model_version,
@@ -277,6 +281,8 @@ function checkSameRun(summaries: readonly Summary[], first: Summary): void {
   };
   mustAgree('model versions', (s) => s.meta.model_version);
   mustAgree('inputs', (s) => s.meta.input);
+  // Two files of one name (e.g. yesterday's and today's) must not merge; an older summary records none.
+  mustAgree('input contents (SHA-256)', (s) => s.meta.input_sha256 ?? 'not recorded');
   mustAgree('engines', (s) => s.meta.engine);
   mustAgree('--group-by columns', (s) => JSON.stringify(s.group_by));
   const expected = dimensionsFor(first.group_by).map((d) => d.name);

@@ -6,9 +6,12 @@ import { spawn } from 'node:child_process';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { pino } from 'pino';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readCheckpoint } from '../../../jobs/score/checkpoint.js';
 import { BIN, householdsCsv, runCli, tempDir, writeTestArtifact } from './helpers.js';
+
+const SILENT = pino({ level: 'silent' });
 
 let dir: string;
 let model: string;
@@ -128,7 +131,7 @@ async function killWhenCheckpointed(args: readonly string[], checkpoint: string,
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
   await new Promise((resolve) => child.on('spawn', resolve));
   while (child.exitCode === null && child.signalCode === null) {
-    if (rowsDone === 0 || ((await readCheckpoint(checkpoint))?.rowsDone ?? -1) >= rowsDone) {
+    if (rowsDone === 0 || ((await readCheckpoint(checkpoint, SILENT))?.rowsDone ?? -1) >= rowsDone) {
       child.kill('SIGKILL');
       break;
     }
