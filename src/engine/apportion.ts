@@ -50,7 +50,7 @@ export function apportion(
  * its own, which V8 folds into the allocator's compiled loops; this module's array, a module constant,
  * was folded where the quotas are filed but not where the leftover scans read it, whose every read then
  * checked the array's map and bounds again: 380 instructions more per evaluation
- * (bench/analysis/engine.md, ninth round).
+ * (bench/analysis/engine.md, ninth round, in git history).
  */
 
 /**

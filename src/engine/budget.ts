@@ -59,7 +59,7 @@ export function budgetAllocator({
     let roundedSum = 0;
     let spending = 0;
     // The spending categories; savings and other debt payments, the last two, after the loop, so that it
-    // tests no index (bench/analysis/engine.md, eleventh round).
+    // tests no index (bench/analysis/engine.md, eleventh round, in git history).
     for (let i = 0; i < SPENDING_CATEGORY_COUNT; i++) {
       const weight = modeled[i]!;
       modelOut[i] = roundNonNegative(weight);

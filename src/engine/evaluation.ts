@@ -50,7 +50,7 @@ export function evaluationSteps(model: SpendingModel): EvaluationSteps {
     readFixedExpenses: givenBudgetReader(given, isGiven),
     // The model's own bound function, not a function calling it: in some processes V8 compiled such a
     // wrapper with the model's loops inlined, and the evaluation then took twice the CPU
-    // (bench/analysis/engine.md, seventh round).
+    // (bench/analysis/engine.md, seventh round, in git history).
     predict: model.predictInto(modeled, isGiven),
     allocate: budgetAllocator({ given, isGiven, modeled, out: buffers.budget, modelOut: buffers.model }),
     score(netIncome, spending) {

@@ -16,7 +16,7 @@ const WHOLE = 2 ** 52;
  * the upper half of dst's previous value, so the instruction waits for whatever last wrote that register.
  * In some compilations of the budget's loop that was the running sum of the previous category's amounts:
  * every category's roundings then waited for the one before, about 8 cycles each on Intel cores (3 on AMD
- * Zen), and the allocation took about twice its CPU (bench/analysis/engine.md, "Math.floor's false
+ * Zen), and the allocation took about twice its CPU (bench/analysis/engine.md in git history, "Math.floor's false
  * dependency"). Additions, a comparison and its conversion to a number wait only for their operands.
  */
 export const floorBelowWhole = (x: number): number => {

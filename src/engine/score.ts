@@ -23,7 +23,7 @@ export function scoreTenths(psa: number, savings: number, netIncome: number): nu
  * Writes the score response values in response order as numbers: PSA in whole units, main score, SAViNGS
  * score in points (a score of t tenths is t / 10). Their texts are formatted only where a response or a
  * CSV cell needs them (`scoreTexts`): the Arrow output and the batch summary store the numbers, and
- * formatting the PSA in every evaluation was 5–7 % of its CPU (bench/analysis/engine.md).
+ * formatting the PSA in every evaluation was 5–7 % of its CPU (bench/analysis/engine.md, in git history).
  * `spending` is as for `monthlySavingAbility`; `savings` is the given savings amount, 0 if none was given.
  */
 export function writeScoreValues(

@@ -145,7 +145,7 @@ function predictionTables(artifact: ModelArtifact): PredictionTables {
  * engine's, as in the server and in each batch worker — V8's optimizing compiler folds them in. The loops
  * then read the arrays at fixed addresses up to a constant bound, instead of re-checking each array's
  * type and length on every iteration as they do for an object's fields or a function's arguments: the
- * whole evaluation took 20–25 % less CPU than the same code as methods (bench/analysis/engine.md).
+ * whole evaluation took 20–25 % less CPU than the same code as methods (bench/analysis/engine.md, in git history).
  */
 function bindPrediction(tables: PredictionTables, out: Float64Array, excluded: Uint8Array): BoundPrediction {
   const { n, points, uMin, uStep, ageMin, ageMax, sizeMax } = tables;
@@ -287,7 +287,7 @@ function bindPrediction(tables: PredictionTables, out: Float64Array, excluded: U
     const u = Math.log(Math.max(takeHome, MIN_INCOME));
     const t = Math.min(Math.max((u - uMin) / uStep, 0), points - 1);
     // The last interval for t at the grid's top (f = 1 there). A min, not a branch: a branch taken only for
-    // take-home above the grid had the function compiled again (bench/analysis/engine.md, eighth round).
+    // take-home above the grid had the function compiled again (bench/analysis/engine.md, eighth round, in git history).
     const k = Math.min(Math.floor(t), points - 2);
     const f = t - k;
     const age = profile.age;
