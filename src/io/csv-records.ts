@@ -62,19 +62,21 @@ export class CsvRecordTracker {
     return undefined;
   };
 
-  /** The header, which must be readable: a job error otherwise. */
-  header(record: string[], info: Info, source: string): string[] {
-    const bad = this.claimBytesBefore(info.bytes);
+  /** The header, which must be readable: a job error otherwise (none at all included). */
+  header(first: IteratorResult<{ record: string[]; info: Info }>, source: string): string[] {
+    const headerEnd = first.done ? Number.POSITIVE_INFINITY : first.value.info.bytes;
+    const bad = this.claimBytesBefore(headerEnd);
     if (bad !== undefined)
       throw new Error(
         `${source}: the header is not valid UTF-8 (byte ${bad}); save the file as UTF-8 (with or without BOM)`,
       );
     const skip = this.skips[0];
-    if (skip !== undefined && skip.records < info.records)
+    if (skip !== undefined && (first.done || skip.records < first.value.info.records))
       throw new Error(`${source}: the header ${this.describeSkip(skip)}`);
-    this.lastLine = info.lines;
-    this.lastEnd = info.bytes;
-    return record;
+    if (first.done) throw new Error(`${source} is empty: a CSV input needs a header row`);
+    this.lastLine = first.value.info.lines;
+    this.lastEnd = first.value.info.bytes;
+    return first.value.record;
   }
 
   /** The records skipped before this one, then this one (unreadable when it holds a byte that is not UTF-8). */

@@ -38,8 +38,7 @@ export async function openCsvSource(path: string, batchRows: number): Promise<In
   const first = await parsed.next().catch((error: unknown) => {
     throw new Error(`${name}: ${error instanceof Error ? error.message : String(error)}`);
   });
-  if (first.done) throw new Error(`${name} is empty: a CSV input needs a header row`);
-  const header = tracker.header(first.value.record, first.value.info, name);
+  const header = tracker.header(first, name);
 
   async function* records(): AsyncIterable<CsvRecord> {
     try {
