@@ -8,9 +8,10 @@ import { CATEGORY_COUNT } from '../../src/contract/categories.js';
 import { cellAt, type SourceBatch } from '../../src/io/input-source.js';
 import { OutputFile } from '../../src/io/output-file.js';
 import { type Utf8Buffers, Utf8ColumnBuilder } from '../../src/io/utf8-column.js';
-import type { DataType } from '../../src/vendor/apache-arrow.js';
 import {
   type Data,
+  DataType,
+  type Dictionary,
   Field,
   Float64,
   Int32,
@@ -21,6 +22,7 @@ import {
   Struct,
   Utf8,
 } from '../../src/vendor/apache-arrow.js';
+import { DictionaryUnifier } from './arrow-dictionary.js';
 import { takeRows } from './arrow-take.js';
 import { cellText, type EncodedBatch } from './encode.js';
 import { DERIVED_COLUMNS, type OutputLayout } from './layout.js';
@@ -40,11 +42,16 @@ export class ArrowScoredSink implements ScoredSink {
   private readonly writer = new RecordBatchFileWriter();
   private readonly pump: Promise<void>;
   private wroteBatch = false;
+  /** Per pass-through column, its unifier when dictionary-encoded. */
+  private readonly dictionaries: (DictionaryUnifier | undefined)[];
 
   private constructor(
     readonly file: OutputFile,
     private readonly schema: Schema,
   ) {
+    this.dictionaries = schema.fields.map((field) =>
+      DataType.isDictionary(field.type) ? new DictionaryUnifier() : undefined,
+    );
     this.pump = (async () => {
       for await (const chunk of this.writer) await file.write(chunk);
     })();
@@ -70,8 +77,10 @@ export class ArrowScoredSink implements ScoredSink {
     const sourceRows = sourceRowsOf(encoded.scoredIndex, batch.selection);
     const source = batch.source!;
     const children: Data[] = [];
-    for (let c = 0; c < this.schema.fields.length - DERIVED_COLUMNS.length; c++)
-      children.push(passthroughColumn(source, c, sourceRows, k));
+    for (let c = 0; c < this.schema.fields.length - DERIVED_COLUMNS.length; c++) {
+      const column = passthroughColumn(source, c, sourceRows, k);
+      children.push(this.dictionaries[c]?.unify(column as Data<Dictionary>) ?? column);
+    }
     const int32 = (values: Int32Array) => makeData({ type: new Int32(), length: k, data: values });
     const stride = columns.categoryStride;
     const category = (values: Int32Array, c: number) => int32(values.subarray(c * stride, c * stride + k));
@@ -87,8 +96,8 @@ export class ArrowScoredSink implements ScoredSink {
   }
 
   async end(): Promise<void> {
-    // An input without rows still gets a valid file that carries the schema.
-    if (!this.wroteBatch) this.writer.write(new RecordBatch(this.schema));
+    // An input without rows still gets a valid file that carries the schema (and no record batch).
+    if (!this.wroteBatch) this.writer.reset(undefined, this.schema);
     this.writer.finish();
     await this.pump;
   }

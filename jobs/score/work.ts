@@ -23,6 +23,9 @@ const RAGGED_REASON = '(row) has a different number of fields than the header';
 
 export function prepareRow(layout: OutputLayout, cells: CellGrid, index: number): PreparedRow {
   if (cells.kind === 'rows') {
+    const unreadable = cells.unreadable?.get(index);
+    if (unreadable !== undefined)
+      return { ok: false, errors: [{ path: '', message: unreadable.message }], reason: unreadable.reason };
     const fields = cells.rows[index]!.length;
     const expected = layout.header.length;
     if (fields !== expected) {

@@ -4,14 +4,22 @@
  */
 import type { Field, RecordBatch } from '../vendor/apache-arrow.js';
 import type { ColumnKind } from './column-mapping.js';
+import type { Unreadable } from './csv-records.js';
 import { type Cell, type TypedColumn, typedCellAt, typedColumnBuffers } from './typed-columns.js';
 
 /** An input column of a batch: values, or (Arrow input) the typed buffers they are read from. */
 export type CellColumn = readonly Cell[] | TypedColumn;
 
-/** Cells of a batch: CSV rows as text, or Arrow columns. */
+/**
+ * Cells of a batch: CSV rows as text (a record that could not be read is an empty row, with why in
+ * `unreadable` by row index), or Arrow columns.
+ */
 export type CellGrid =
-  | { readonly kind: 'rows'; readonly rows: string[][] }
+  | {
+      readonly kind: 'rows';
+      readonly rows: string[][];
+      readonly unreadable?: ReadonlyMap<number, Unreadable>;
+    }
   | { readonly kind: 'columns'; readonly columns: CellColumn[] };
 
 export interface SourceBatch {
@@ -46,7 +54,17 @@ export function cellAt(cells: CellGrid, row: number, column: number): Cell {
 
 /** The given rows of a batch's cells, as plain values. */
 export function selectCells(cells: CellGrid, selection: Int32Array): CellGrid {
-  if (cells.kind === 'rows') return { kind: 'rows', rows: Array.from(selection, (i) => cells.rows[i]!) };
+  if (cells.kind === 'rows') {
+    const rows = Array.from(selection, (i) => cells.rows[i]!);
+    const { unreadable } = cells;
+    if (unreadable === undefined) return { kind: 'rows', rows };
+    const chosen = new Map<number, Unreadable>();
+    selection.forEach((i, at) => {
+      const problem = unreadable.get(i);
+      if (problem !== undefined) chosen.set(at, problem);
+    });
+    return { kind: 'rows', rows, unreadable: chosen };
+  }
   return {
     kind: 'columns',
     columns: cells.columns.map((_, c) => Array.from(selection, (i) => cellAt(cells, i, c))),

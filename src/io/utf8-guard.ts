@@ -1,6 +1,9 @@
 /**
- * Fails a byte stream that is not valid UTF-8, instead of letting the decoder turn bad bytes into U+FFFD
- * and passing mangled names or ZIP codes downstream (a Latin-1 or UTF-16 export is the usual cause).
+ * Finds the bytes of a stream that are not valid UTF-8, without stopping it: the CSV reader rejects the
+ * record that holds one (src/io/csv-source.ts) instead of letting the decoder turn it into U+FFFD and pass
+ * a mangled name or ZIP code downstream (a Latin-1 or Windows-1252 export is the usual cause). Bytes pass
+ * through unchanged; `isUtf8` clears a valid chunk at once, and only a chunk that fails it is walked byte
+ * by byte to find where.
  */
 import { isUtf8 } from 'node:buffer';
 import { Transform, type TransformCallback } from 'node:stream';
@@ -17,34 +20,63 @@ function incompleteTail(bytes: Buffer): number {
   return 0;
 }
 
+/** Second-byte range of each lead byte (RFC 3629 table), and how many continuation bytes follow. */
+function sequenceOf(lead: number): { length: number; low: number; high: number } | undefined {
+  if (lead >= 0xc2 && lead <= 0xdf) return { length: 2, low: 0x80, high: 0xbf };
+  if (lead === 0xe0) return { length: 3, low: 0xa0, high: 0xbf };
+  if (lead === 0xed) return { length: 3, low: 0x80, high: 0x9f };
+  if (lead >= 0xe1 && lead <= 0xef) return { length: 3, low: 0x80, high: 0xbf };
+  if (lead === 0xf0) return { length: 4, low: 0x90, high: 0xbf };
+  if (lead >= 0xf1 && lead <= 0xf3) return { length: 4, low: 0x80, high: 0xbf };
+  if (lead === 0xf4) return { length: 4, low: 0x80, high: 0x8f };
+  return undefined;
+}
+
+/** Offsets (within `bytes`) of the first byte of each invalid sequence. */
+export function invalidUtf8Offsets(bytes: Uint8Array): number[] {
+  const offsets: number[] = [];
+  let i = 0;
+  while (i < bytes.length) {
+    const lead = bytes[i]!;
+    if (lead < 0x80) {
+      i++;
+      continue;
+    }
+    const sequence = sequenceOf(lead);
+    let valid = sequence !== undefined && i + sequence.length <= bytes.length;
+    if (valid) {
+      const second = bytes[i + 1]!;
+      valid = second >= sequence!.low && second <= sequence!.high;
+      for (let k = 2; valid && k < sequence!.length; k++) valid = (bytes[i + k]! & 0xc0) === 0x80;
+    }
+    if (valid) i += sequence!.length;
+    else offsets.push(i++);
+  }
+  return offsets;
+}
+
 export class Utf8Guard extends Transform {
   private carry: Buffer = Buffer.alloc(0);
   private offset = 0;
-
-  constructor(private readonly source: string) {
-    super();
-  }
+  /** Stream offsets of invalid bytes not yet claimed by the reader, in order. */
+  readonly invalid: number[] = [];
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
     const bytes = this.carry.length > 0 ? Buffer.concat([this.carry, chunk]) : chunk;
     const complete = bytes.length - incompleteTail(bytes);
     const head = bytes.subarray(0, complete);
-    if (!isUtf8(head)) {
-      callback(this.invalid());
-      return;
-    }
+    this.check(head);
     this.carry = Buffer.from(bytes.subarray(complete));
-    this.offset += complete;
     callback(null, head);
   }
 
   override _flush(callback: TransformCallback): void {
-    callback(this.carry.length > 0 ? this.invalid() : null);
+    this.check(this.carry);
+    callback(null, this.carry);
   }
 
-  private invalid(): Error {
-    return new Error(
-      `${this.source} is not valid UTF-8 (after byte ${this.offset}); save it as UTF-8 (with or without BOM)`,
-    );
+  private check(bytes: Buffer): void {
+    if (!isUtf8(bytes)) for (const at of invalidUtf8Offsets(bytes)) this.invalid.push(this.offset + at);
+    this.offset += bytes.length;
   }
 }

@@ -278,11 +278,15 @@ describe('score job (in process, fake engine)', () => {
     ['empty file', '', /is empty: a CSV input needs a header row/],
     ['duplicate headers', 'zip,zip,net_annual_income\n1,2,3\n', /two columns named "zip"/],
     ['missing required column', 'zip\n35203\n', /no column for net_annual_income/],
-    ['unbalanced quote', 'net_annual_income,zip\n50000,"35203\n', /Quote Not Closed/i],
     [
-      'Latin-1 bytes',
-      Buffer.from('net_annual_income,zip,name\n50000,35203,Jos\xe9\n', 'latin1'),
-      /not valid UTF-8/,
+      'unbalanced quote in the header',
+      'net_annual_income,"zip\n50000,35203\n',
+      /the header field 2 \(from byte 18\) has a quoted field that is never closed/,
+    ],
+    [
+      'Latin-1 bytes in the header',
+      Buffer.from('net_annual_income,zip,nam\xe9\n50000,35203,Jos\n', 'latin1'),
+      /the header is not valid UTF-8 \(byte 25\)/,
     ],
   ])('scenario: %s → job-level error and no output under a final name', async (_label, csv, message) => {
     const dir = await tempDir('bad');
