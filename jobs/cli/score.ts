@@ -11,6 +11,7 @@ import { resolve } from 'node:path';
 import { type Logger, pino } from 'pino';
 import type { Argv, CommandModule, InferredOptionTypes } from 'yargs';
 import { oneOffOptions, runOneOff } from '../../src/cli/one-off.js';
+import { DEFAULT_MAX_OUTAGE_MS } from '../../src/remote/outage-breaker.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/remote/retry-policy.js';
 import { DEFAULT_ENGINE_MODULE } from '../score/engine-spec.js';
 import {
@@ -55,7 +56,14 @@ const scoreOptions = {
   retries: {
     type: 'number',
     default: 6,
-    describe: 'Remote retries per request (network errors, timeouts, 429, 5xx)',
+    describe:
+      'Remote retries per request (network errors, timeouts, 5xx); 429 is waited out without counting',
+  },
+  'max-outage': {
+    type: 'number',
+    default: DEFAULT_MAX_OUTAGE_MS / 1000,
+    describe:
+      'Remote: seconds the server may stay unreachable (requests paused, probed with backoff) before the job fails with exit 1',
   },
   workers: {
     type: 'number',
@@ -169,7 +177,7 @@ async function runJob(argv: ScoreArgs, logger: Logger, stop: AbortSignal): Promi
     scoreKey: argv['score-key'],
     logger,
     checkpointIntervalMs: positiveInteger('--checkpoint-every', argv['checkpoint-every']),
-    startScorer: (layout) => startScorer(argv, layout),
+    startScorer: (layout) => startScorer(argv, layout, logger),
     stop,
   });
 }
@@ -233,7 +241,7 @@ function failed(error: unknown, logger: Logger, started: number): number {
   return EXIT_FAILURE;
 }
 
-async function startScorer(argv: ScoreArgs, layout: OutputLayout): Promise<BatchScorer> {
+async function startScorer(argv: ScoreArgs, layout: OutputLayout, logger: Logger): Promise<BatchScorer> {
   const scoreKey = argv['score-key'];
   if (argv.engine === 'local') {
     const engine = {
@@ -268,7 +276,10 @@ async function startScorer(argv: ScoreArgs, layout: OutputLayout): Promise<Batch
     timeoutMs: positiveInteger('--timeout', argv.timeout),
     retry: { ...DEFAULT_RETRY_POLICY, retries: nonNegativeInteger('--retries', argv.retries) },
     ca: argv.ca === undefined ? undefined : await readFile(argv.ca, 'utf8'),
+    maxOutageMs: positiveSeconds('--max-outage', argv['max-outage']) * 1000,
+    log: logger,
   });
+  await client.checkReachable();
   const [geo, modelVersion] = await Promise.all([loadGeoResolver(), client.modelVersion()]);
   return new RemoteScorer(
     client,
@@ -299,6 +310,11 @@ function positiveInteger(flag: string, value: number): number {
 function rateOption(flag: string, value: number | undefined): number | undefined {
   if (value === undefined) return undefined;
   if (!(value >= 0 && value <= 1)) throw new Error(`${flag} must be a fraction from 0 to 1, got ${value}`);
+  return value;
+}
+
+function positiveSeconds(flag: string, value: number): number {
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${flag} must be seconds > 0, got ${value}`);
   return value;
 }
 

@@ -5,9 +5,13 @@
  * calls are callbacks and a row has one promise (the batch scorer bounds rows in flight with p-limit):
  * per-call promises and async frames were about a quarter of the job's garbage. Outcomes:
  * - 200: the response; 400: the server's field errors (the row is rejected, never retried);
- * - 429, 5xx, timeouts, network errors: retried with backoff, then reported as a failure with its kind;
+ * - network errors, timeouts, 502/503/504: retried with backoff; a request that still fails pauses the
+ *   whole job in the outage breaker (outage-breaker.ts) until the server answers, then starts again;
+ * - 429: waited out as Retry-After asks, without using up retries, and logged (throttle-log.ts);
+ * - other 5xx and invalid answers: retried with backoff, then reported as a failure with its kind;
  * - 401/403/404: thrown as RemoteFatalError, since every other row would fail the same way.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ErrorItem, ScoreResponse } from '../contract/schemas.js';
 import { OPERATION_PATHS } from '../server/endpoints.js';
 import { AmountsAnswer, OffContractAnswer } from './amounts-answer.js';
@@ -17,7 +21,9 @@ import {
   RequestTimeoutError,
   type ResponseCallback,
 } from './http-transport.js';
+import { DEFAULT_MAX_OUTAGE_MS, OutageBreaker } from './outage-breaker.js';
 import { backoffDelay, DEFAULT_RETRY_POLICY, type RetryPolicy, retryAfterMs } from './retry-policy.js';
+import { ThrottleLog } from './throttle-log.js';
 
 export interface RemoteClientOptions {
   readonly baseUrl: string;
@@ -26,9 +32,18 @@ export interface RemoteClientOptions {
   readonly timeoutMs: number;
   readonly retry?: RetryPolicy;
   readonly ca?: string | undefined;
-  /** Told about each retry, for logs. */
-  readonly onRetry?: (event: { path: string; attempt: number; delayMs: number; cause: string }) => void;
+  /** How long the server may stay unreachable before every request fails (default 120 s). */
+  readonly maxOutageMs?: number;
+  /** Where outages and throttling are reported (a pino logger will do); silent by default. */
+  readonly log?: RemoteLog;
 }
+
+export interface RemoteLog {
+  warn(message: string): void;
+  info(message: string): void;
+}
+
+const SILENT: RemoteLog = { warn: () => {}, info: () => {} };
 
 export class RemoteFatalError extends Error {}
 
@@ -63,18 +78,31 @@ const readModel: AnswerReader<Float64Array> = (body) => MODEL_ANSWER.read(body);
 const readScore: AnswerReader<ScoreResponse> = (body) =>
   parseJson(body.toString()) as ScoreResponse | undefined;
 
+/**
+ * What a failure worth another attempt says about the server: unreachable (`outage`, the breaker's
+ * business), throttling this key (`throttled`), or failing this one request (`request`).
+ */
+type FailureScope = 'outage' | 'throttled' | 'request';
+
 /** A failure worth another attempt, with its stable kind (for reject reasons) and the server's wait, if any. */
 class Retryable {
   constructor(
+    readonly scope: FailureScope,
     readonly kind: string,
     readonly detail: string,
     readonly waitMs?: number,
   ) {}
 }
 
+/** Answers that mean the server (or the proxy before it) cannot serve anything now, not this request. */
+const OUTAGE_STATUSES = new Set([502, 503, 504]);
+
 export class RemoteClient {
   private readonly transport: HttpTransport;
   private readonly retry: RetryPolicy;
+  private readonly breaker: OutageBreaker;
+  private readonly throttling: ThrottleLog;
+  private readonly log: RemoteLog;
   /** Set by close(): the pool is gone, so waiting to retry would only keep the process alive. */
   private closed = false;
 
@@ -95,6 +123,34 @@ export class RemoteClient {
       headers: { 'x-api-key': options.apiKey },
     });
     this.retry = options.retry ?? DEFAULT_RETRY_POLICY;
+    this.log = options.log ?? SILENT;
+    this.throttling = new ThrottleLog((message) => this.log.warn(message));
+    this.breaker = new OutageBreaker({
+      maxOutageMs: options.maxOutageMs ?? DEFAULT_MAX_OUTAGE_MS,
+      probe: () => this.answersHealthCheck(),
+      backoff: this.retry,
+      warn: (message) => this.log.warn(message),
+      info: (message) => this.log.info(message),
+    });
+  }
+
+  /**
+   * Refuses to start a job against a server that does not answer: GET /healthz, public and cheap, which an
+   * Outlay server answers as soon as it listens (and even while it sheds load), tried as often as a
+   * request would be, so that one lost connection does not cancel a night's run.
+   */
+  async checkReachable(): Promise<void> {
+    let failure = await this.healthCheckFailure();
+    let attempts = 1;
+    for (; failure !== undefined && attempts <= this.retry.retries; attempts++) {
+      await sleep(backoffDelay(this.retry, attempts - 1));
+      failure = await this.healthCheckFailure();
+    }
+    if (failure !== undefined) {
+      throw new RemoteFatalError(
+        `the API at ${this.options.baseUrl} does not answer its health check (GET /healthz: ${failure}; gave up after ${attempts} attempts); check that the server is running and --api-url`,
+      );
+    }
   }
 
   /** The model version the server reports on /readyz, or undefined if it does not say. */
@@ -139,10 +195,33 @@ export class RemoteClient {
 
   close(): Promise<void> {
     this.closed = true;
+    this.breaker.close();
+    const throttled = this.throttling.summary();
+    if (throttled !== undefined) this.log.warn(throttled);
     return this.transport.close();
   }
 
-  /** Calls `done` with the outcome of `path` after any retries, or `fail` with a RemoteFatalError. */
+  /**
+   * Why GET /healthz found the server unreachable (no answer, or 502/503/504), or undefined when the server
+   * answered: any other status (a 429 from a proxy in front of it, say) still means it is there.
+   */
+  private async healthCheckFailure(): Promise<string | undefined> {
+    try {
+      const { status } = await this.transport.get('/healthz');
+      return OUTAGE_STATUSES.has(status) ? `HTTP ${status}` : undefined;
+    } catch (error) {
+      return retryableFailure(error as Error).detail;
+    }
+  }
+
+  private async answersHealthCheck(): Promise<boolean> {
+    return (await this.healthCheckFailure()) === undefined;
+  }
+
+  /**
+   * Calls `done` with the outcome of `path` after any retries, or `fail` with a RemoteFatalError (or the
+   * breaker's OutageError). Every attempt passes the breaker, so none is sent while the server is out.
+   */
   private call<T>(
     path: string,
     body: Buffer,
@@ -160,30 +239,45 @@ export class RemoteClient {
         return;
       }
       if (!(outcome instanceof Retryable)) {
+        this.breaker.succeeded();
         done(outcome);
         return;
       }
-      if (attempt >= this.retry.retries || this.closed) {
-        done({
-          ok: false,
-          errors: [
-            {
-              path: '',
-              message: `remote ${path}: ${outcome.detail} (gave up after ${attempt + 1} attempts)`,
-            },
-          ],
-          reason: `remote: ${outcome.kind} after retries`,
-        });
-        return;
-      }
-      const delayMs =
-        outcome.waitMs === undefined
-          ? backoffDelay(this.retry, attempt)
-          : Math.min(outcome.waitMs, this.retry.maxRetryAfterMs);
-      this.options.onRetry?.({ path, attempt: attempt + 1, delayMs, cause: outcome.detail });
-      setTimeout(() => this.call(path, body, read, attempt + 1, fail, done), delayMs);
+      if (outcome.scope === 'throttled') this.throttling.throttled(response!.headers);
+      this.retryLater(outcome, attempt, {
+        again: (next) => this.call(path, body, read, next, fail, done),
+        giveUp: () => done(gaveUp(path, outcome, attempt)),
+        fail,
+      });
     };
-    this.transport.post(path, body, answered);
+    this.breaker.admit(() => this.transport.post(path, body, answered), fail);
+  }
+
+  /**
+   * Schedules the next attempt after `failure`. A 429 does not use up an attempt (the server answers; it
+   * asks the job to slow down); a request out of attempts on an outage waits in the breaker and then
+   * starts over; any other gives up.
+   */
+  private retryLater(
+    failure: Retryable,
+    attempt: number,
+    next: { again: (attempt: number) => void; giveUp: () => void; fail: (error: Error) => void },
+  ): void {
+    if (this.closed) {
+      next.giveUp();
+      return;
+    }
+    const counted = failure.scope !== 'throttled';
+    if (counted && attempt >= this.retry.retries) {
+      if (failure.scope === 'outage') this.breaker.trip(failure.detail, () => next.again(0), next.fail);
+      else next.giveUp();
+      return;
+    }
+    const delayMs =
+      failure.waitMs === undefined
+        ? backoffDelay(this.retry, attempt)
+        : Math.min(failure.waitMs, this.retry.maxRetryAfterMs);
+    setTimeout(() => next.again(counted ? attempt + 1 : attempt), delayMs);
   }
 
   private interpret<T>(
@@ -195,7 +289,11 @@ export class RemoteClient {
     if (status === 200) {
       const value = read(response.body);
       if (value === undefined)
-        return new Retryable('invalid response', `HTTP 200 with a body that is not the ${path} answer`);
+        return new Retryable(
+          'request',
+          'invalid response',
+          `HTTP 200 with a body that is not the ${path} answer`,
+        );
       if (value instanceof OffContractAnswer) return offContract(path, value);
       return { ok: true, value };
     }
@@ -209,6 +307,7 @@ export class RemoteClient {
     if (status === 429 || status >= 500) {
       const header = response.headers['retry-after'];
       return new Retryable(
+        status === 429 ? 'throttled' : OUTAGE_STATUSES.has(status) ? 'outage' : 'request',
         status === 429 ? 'HTTP 429' : 'HTTP 5xx',
         `HTTP ${status} ${message}`,
         retryAfterMs(typeof header === 'string' ? header : undefined),
@@ -248,9 +347,20 @@ function offContract(path: string, answer: OffContractAnswer): RemoteRejection {
 
 /** A request that got no answer: timeouts and network errors are worth another attempt. */
 function retryableFailure(error: Error): Retryable {
-  if (error instanceof RequestTimeoutError) return new Retryable('timeout', error.message);
+  if (error instanceof RequestTimeoutError) return new Retryable('outage', 'timeout', error.message);
   const code = (error as NodeJS.ErrnoException).code;
-  return new Retryable('network error', `${code ?? ''} ${error.message}`.trim());
+  return new Retryable('outage', 'network error', `${code ?? ''} ${error.message}`.trim());
+}
+
+/** The rejection of a request that still failed after its retries. */
+function gaveUp(path: string, failure: Retryable, attempt: number): RemoteRejection {
+  return {
+    ok: false,
+    errors: [
+      { path: '', message: `remote ${path}: ${failure.detail} (gave up after ${attempt + 1} attempts)` },
+    ],
+    reason: `remote: ${failure.kind} after retries`,
+  };
 }
 
 function parseJson(text: string): Record<string, unknown> | undefined {

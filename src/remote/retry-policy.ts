@@ -20,7 +20,7 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 };
 
 export function backoffDelay(
-  policy: RetryPolicy,
+  policy: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs'>,
   attempt: number,
   random: () => number = Math.random,
 ): number {

@@ -11,7 +11,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, type FaultScenarioFigures, recordFigures } from '../../bench/reliability/figures.js';
 import { type FaultPlan, startFaultProxy } from './support/fault-proxy.js';
-import { createKeyWithCli, outcomeOf, runOutlay, spawnOutlay, writeSample } from './support/outlay-cli.js';
+import {
+  createKeyWithCli,
+  outcomeOf,
+  remoteScoreArgs,
+  runOutlay,
+  spawnOutlay,
+  writeSample,
+} from './support/outlay-cli.js';
 import { csvRecords, reconcile } from './support/score-outputs.js';
 import { differingRows, scoredRowsById } from './support/scored-rows.js';
 import { type ServeProcess, startServe } from './support/serve-process.js';
@@ -74,26 +81,14 @@ let server: ServeProcess;
 let reference: { rows: Map<string, string>; rejectedRows: Set<string>; scoredBytes: Buffer };
 const figures: FaultScenarioFigures[] = [];
 
-const scoreArgs = (apiUrl: string, outDir: string, extraArgs: readonly string[] = []) => [
-  'score',
-  input,
-  '--out',
-  outDir,
-  '--engine',
-  'remote',
-  '--api-url',
-  apiUrl,
-  '--api-key',
-  key,
-  '--concurrency',
-  String(CONCURRENCY),
-  '--timeout',
-  String(CLIENT_TIMEOUT_MS),
-  '--log-level',
-  'error',
-  '--no-progress',
-  ...extraArgs,
-];
+const scoreArgs = (apiUrl: string, outDir: string, extraArgs: readonly string[] = []) =>
+  remoteScoreArgs({ input, outDir, apiUrl, apiKey: key, concurrency: CONCURRENCY }, [
+    '--timeout',
+    String(CLIENT_TIMEOUT_MS),
+    '--log-level',
+    'error',
+    ...extraArgs,
+  ]);
 
 async function rejectedRowNumbers(outDir: string): Promise<Map<string, string>> {
   const records = await csvRecords(join(outDir, 'households.rejects.csv'));

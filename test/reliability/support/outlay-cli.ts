@@ -53,6 +53,29 @@ export function runOutlay(args: readonly string[], options: CliOptions = {}): Pr
   return outcomeOf(spawnOutlay(args, options), options.timeoutMs);
 }
 
+/** The arguments of `outlay score --engine remote` on `input` into `outDir`, without a progress bar. */
+export function remoteScoreArgs(
+  run: { input: string; outDir: string; apiUrl: string; apiKey: string; concurrency: number },
+  extraArgs: readonly string[] = [],
+): string[] {
+  return [
+    'score',
+    run.input,
+    '--out',
+    run.outDir,
+    '--engine',
+    'remote',
+    '--api-url',
+    run.apiUrl,
+    '--api-key',
+    run.apiKey,
+    '--concurrency',
+    String(run.concurrency),
+    '--no-progress',
+    ...extraArgs,
+  ];
+}
+
 /** `outlay keys create`; returns the key it prints (once). */
 export async function createKeyWithCli(
   keysFile: string,
