@@ -245,153 +245,26 @@ function tables(
   const uMin = Math.log(INCOME_FLOOR);
   const uStep = (Math.log(INCOME_CEILING) - uMin) / (GRID_POINTS - 1);
   const grid = Array.from({ length: GRID_POINTS }, (_, g) => uMin + g * uStep);
-  const row = new Float64Array(P);
-  const reference: DesignInput = { u: 0, age: 50, size: 1, tenure: 0, urban: false, region: 1, logPrice: 0 };
-  const block = (beta: Float64Array, input: DesignInput, from: number, to: number) => {
-    designRow(input, fitted.incomeKnots, row, 0);
-    let eta = 0;
-    for (let j = from; j < to; j++) eta += beta[j]! * row[j]!;
-    return eta;
-  };
-  const ageKnots = AGE_CUTS.map((c) => c[3] as number);
+  const block = designBlock(fitted.incomeKnots);
+  const income = incomeCurves(fitted, calibration, grid, relatives, block);
+  const density = incomeDensity(households, u14, grid, uStep);
+  guardIncomeCurves(income, grid, uStep, density, calibration.incomeKnots, dips);
   const ages = Array.from({ length: AGE_MAX - AGE_MIN + 1 }, (_, i) => AGE_MIN + i);
-  const income: number[] = [];
-  for (let tenure = 0; tenure < 3; tenure++) {
-    for (let c = 0; c < n; c++) {
-      const beta = fitted.beta[c]!;
-      const tenureFactor = calibration.tenure[c]![tenure === 0 ? 0 : 1]!;
-      const price = relatives.get(SPENDING[c]!)!;
-      for (const u of grid) {
-        const eta =
-          beta[COLUMNS.intercept]! +
-          block(beta, { ...reference, u, tenure }, COLUMNS.income, COLUMNS.age) +
-          block(beta, { ...reference, u, tenure }, COLUMNS.mortgage, COLUMNS.urban);
-        income.push(
-          Math.exp(eta) *
-            smoothFactor(calibration.incomeKnots, calibration.incomeLog[c]!, u) *
-            tenureFactor *
-            price,
-        );
-      }
-    }
-  }
-  // Guard: take-home spending curves must not fall with income (issue 3 property). Where the fitted curve
-  // dips (very low take-home, where CE records are dominated by dissaving retirees and students),
-  // pool-adjacent-violators in log space weighted by where households are, then a minimum slope so totals
-  // rise strictly. A category that may dip (incomeDips) is guarded only up to its dip's first knot (the
-  // lowest quintile's, where no published cut shapes the curve, unless named in TAKE_HOME_DIPS); above it the
-  // calibrated curve carries the dip, with a bounded rate of decline.
-  const density = grid.map((g) =>
-    households.reduce(
-      (s, h, i) =>
-        h.weight > 0 && h.region > 0 ? s + h.weight * Math.exp(-0.5 * ((u14[i]! - g) / uStep) ** 2) : s,
-      0,
-    ),
-  );
-  for (let start = 0; start < income.length; start += GRID_POINTS) {
-    const fromKnot = dips.get(SPENDING[(start / GRID_POINTS) % n]!);
-    const points =
-      fromKnot === undefined
-        ? GRID_POINTS
-        : grid.filter((g) => g <= calibration.incomeKnots[fromKnot]!).length;
-    const logs = [
-      ...monotoneLog(income.slice(start, start + points), density, MIN_INCOME_SLOPE * uStep),
-      ...income.slice(start + points, start + GRID_POINTS),
-    ].map(Math.log);
-    for (let g = points; g < GRID_POINTS; g++)
-      logs[g] = Math.max(logs[g]!, logs[g - 1]! + MIN_DIP_SLOPE * uStep);
-    income.splice(start, GRID_POINTS, ...logs.map(Math.exp));
-  }
-  const ageFactor = (c: number, age: number) =>
-    Math.exp(block(fitted.beta[c]!, { ...reference, age }, COLUMNS.age, COLUMNS.size)) *
-    smoothFactor(ageKnots, calibration.ageLog[c]!, age);
   const sizeFactor = (c: number, size: number) =>
-    Math.exp(block(fitted.beta[c]!, { ...reference, size }, COLUMNS.size, COLUMNS.mortgage));
+    Math.exp(block(fitted.beta[c]!, { ...REFERENCE_HOUSEHOLD, size }, COLUMNS.size, COLUMNS.mortgage));
   const size = SPENDING.flatMap((_, c) => Array.from({ length: SIZE_MAX }, (_, s) => sizeFactor(c, s + 1)));
-  const age = spreadSteepAgeSteps(
-    income,
-    SPENDING.flatMap((_, c) => ages.map((a) => ageFactor(c, a))),
-    ages.length,
-    size,
-  );
+  const age = spreadSteepAgeSteps(income, ageCurves(fitted, calibration, ages, block), ages.length, size);
   holdTotalsRising(income, dips, age, ages.length, size);
-
-  // "Households like this one": Gaussian kernel in ln income over the weighted 2014 households.
-  const live = households.flatMap((h, i) => (h.weight > 0 && h.region > 0 ? [i] : []));
-  const kernel = grid.map((g) =>
-    live.map((i) => households[i]!.weight * Math.exp(-0.5 * ((u14[i]! - g) / KERNEL_BANDWIDTH) ** 2)),
+  const likeThisOne = householdKernel(households, u14, grid);
+  const { ageMarginal, sizeMarginal, ageSizeMarginal } = kernelMarginals(
+    likeThisOne,
+    households,
+    age,
+    ages.length,
+    sizeFactor,
   );
-  const kernelMean = (g: number, value: (i: number) => number) => {
-    let s = 0;
-    let t = 0;
-    kernel[g]!.forEach((k, j) => {
-      s += k * value(live[j]!);
-      t += k;
-    });
-    return s / t;
-  };
-  const clampAge = (a: number) => Math.min(Math.max(a, AGE_MIN), AGE_MAX);
-  const clampSize = (s: number) => Math.min(Math.max(s, 1), SIZE_MAX);
-  const ageMarginal: number[] = [];
-  const sizeMarginal: number[] = [];
-  const ageSizeMarginal: number[] = [];
-  const kernelMeanOf = (g: number, values: Float64Array) => {
-    let s = 0;
-    let t = 0;
-    kernel[g]!.forEach((k, j) => {
-      s += k * values[j]!;
-      t += k;
-    });
-    return s / t;
-  };
-  for (let c = 0; c < n; c++) {
-    const ageAt = Float64Array.from(
-      live,
-      (i) => age[c * ages.length + clampAge(households[i]!.age) - AGE_MIN]!,
-    );
-    const sizeAt = Float64Array.from(live, (i) => sizeFactor(c, clampSize(households[i]!.members)));
-    const bothAt = ageAt.map((a, j) => a * sizeAt[j]!);
-    grid.forEach((_, g) => {
-      ageMarginal.push(kernelMeanOf(g, ageAt));
-      sizeMarginal.push(kernelMeanOf(g, sizeAt));
-      ageSizeMarginal.push(kernelMeanOf(g, bothAt));
-    });
-  }
-  const ownerByIncome = grid.map((_, g) => kernelMean(g, (i) => (households[i]!.isHomeowner ? 1 : 0)));
-  const mortgageByIncome = grid.map((_, g) => {
-    let s = 0;
-    let t = 0;
-    kernel[g]!.forEach((k, j) => {
-      const h = households[live[j]!]!;
-      if (!h.isHomeowner) return;
-      s += k * (h.cutenure === 2 ? 0 : 1);
-      t += k;
-    });
-    return s / t;
-  });
-
-  const populationShare = (key: (h: Household) => number, slots: number) => {
-    const shares = new Float64Array(slots);
-    for (const i of live) shares[key(households[i]!)]! += households[i]!.weight;
-    const total = shares.reduce((a, b) => a + b, 0);
-    return shares.map((s) => s / total);
-  };
-  const regionShare = populationShare((h) => h.region - 1, 4);
-  const areaShare = populationShare((h) => (h.urban ? 1 : 0), 2);
-  const region = SPENDING.flatMap((_, c) => {
-    const beta = fitted.beta[c]!;
-    const factors = [0, 1, 2, 3].map(
-      (r) => (r === 0 ? 1 : Math.exp(beta[COLUMNS.region + r - 1]!)) * calibration.region[c]![r]!,
-    );
-    return [...factors, factors.reduce((s, f, r) => s + f * regionShare[r]!, 0)];
-  });
-  const area = SPENDING.flatMap((_, c) => {
-    const factors = [
-      calibration.area[c]![0]!,
-      Math.exp(fitted.beta[c]![COLUMNS.urban]!) * calibration.area[c]![1]!,
-    ];
-    return [...factors, factors[0]! * areaShare[0]! + factors[1]! * areaShare[1]!];
-  });
+  const { ownerByIncome, mortgageByIncome } = tenureByIncome(likeThisOne, households);
+  const { region, area } = regionAndArea(fitted, calibration, households, likeThisOne.live);
   if (region.length !== n * REGION_SLOTS.length || area.length !== n * AREA_SLOTS.length)
     throw new Error('slots');
 
@@ -433,6 +306,235 @@ function tables(
   };
 }
 
+/** The design's reference household: the tables carry each factor relative to it. */
+const REFERENCE_HOUSEHOLD: DesignInput = {
+  u: 0,
+  age: 50,
+  size: 1,
+  tenure: 0,
+  urban: false,
+  region: 1,
+  logPrice: 0,
+};
+
+/** η of the design columns [from, to) of one input: one block of a category's linear predictor. */
+type DesignBlock = (beta: Float64Array, input: DesignInput, from: number, to: number) => number;
+
+function designBlock(incomeKnots: readonly number[]): DesignBlock {
+  const row = new Float64Array(P);
+  return (beta, input, from, to) => {
+    designRow(input, incomeKnots, row, 0);
+    let eta = 0;
+    for (let j = from; j < to; j++) eta += beta[j]! * row[j]!;
+    return eta;
+  };
+}
+
+/** Calibrated spending by take-home, [tenure][category][grid point], before the guards. */
+function incomeCurves(
+  fitted: FittedModel,
+  calibration: Calibration,
+  grid: readonly number[],
+  relatives: Map<string, number>,
+  block: DesignBlock,
+): number[] {
+  const income: number[] = [];
+  for (let tenure = 0; tenure < 3; tenure++) {
+    for (let c = 0; c < SPENDING.length; c++) {
+      const beta = fitted.beta[c]!;
+      const tenureFactor = calibration.tenure[c]![tenure === 0 ? 0 : 1]!;
+      const price = relatives.get(SPENDING[c]!)!;
+      for (const u of grid) {
+        const eta =
+          beta[COLUMNS.intercept]! +
+          block(beta, { ...REFERENCE_HOUSEHOLD, u, tenure }, COLUMNS.income, COLUMNS.age) +
+          block(beta, { ...REFERENCE_HOUSEHOLD, u, tenure }, COLUMNS.mortgage, COLUMNS.urban);
+        income.push(
+          Math.exp(eta) *
+            smoothFactor(calibration.incomeKnots, calibration.incomeLog[c]!, u) *
+            tenureFactor *
+            price,
+        );
+      }
+    }
+  }
+  return income;
+}
+
+/** Weighted household density at each grid point (Gaussian kernel one grid step wide). */
+function incomeDensity(
+  households: readonly Household[],
+  u14: Float64Array,
+  grid: readonly number[],
+  uStep: number,
+): number[] {
+  return grid.map((g) =>
+    households.reduce(
+      (s, h, i) =>
+        h.weight > 0 && h.region > 0 ? s + h.weight * Math.exp(-0.5 * ((u14[i]! - g) / uStep) ** 2) : s,
+      0,
+    ),
+  );
+}
+
+/**
+ * Guard: take-home spending curves must not fall with income (issue 3 property). Where the fitted curve
+ * dips (very low take-home, where CE records are dominated by dissaving retirees and students),
+ * pool-adjacent-violators in log space weighted by where households are, then a minimum slope so totals
+ * rise strictly. A category that may dip (incomeDips) is guarded only up to its dip's first knot (the
+ * lowest quintile's, where no published cut shapes the curve, unless named in TAKE_HOME_DIPS); above it the
+ * calibrated curve carries the dip, with a bounded rate of decline.
+ */
+function guardIncomeCurves(
+  income: number[],
+  grid: readonly number[],
+  uStep: number,
+  density: readonly number[],
+  incomeKnots: readonly number[],
+  dips: ReadonlyMap<SpendingCategory, number>,
+): void {
+  for (let start = 0; start < income.length; start += GRID_POINTS) {
+    const fromKnot = dips.get(SPENDING[(start / GRID_POINTS) % SPENDING.length]!);
+    const points =
+      fromKnot === undefined ? GRID_POINTS : grid.filter((g) => g <= incomeKnots[fromKnot]!).length;
+    const logs = [
+      ...monotoneLog(income.slice(start, start + points), density, MIN_INCOME_SLOPE * uStep),
+      ...income.slice(start + points, start + GRID_POINTS),
+    ].map(Math.log);
+    for (let g = points; g < GRID_POINTS; g++)
+      logs[g] = Math.max(logs[g]!, logs[g - 1]! + MIN_DIP_SLOPE * uStep);
+    income.splice(start, GRID_POINTS, ...logs.map(Math.exp));
+  }
+}
+
+/** Calibrated age factors, [category][age]. */
+function ageCurves(
+  fitted: FittedModel,
+  calibration: Calibration,
+  ages: readonly number[],
+  block: DesignBlock,
+): number[] {
+  const ageKnots = AGE_CUTS.map((c) => c[3] as number);
+  const ageFactor = (c: number, age: number) =>
+    Math.exp(block(fitted.beta[c]!, { ...REFERENCE_HOUSEHOLD, age }, COLUMNS.age, COLUMNS.size)) *
+    smoothFactor(ageKnots, calibration.ageLog[c]!, age);
+  return SPENDING.flatMap((_, c) => ages.map((a) => ageFactor(c, a)));
+}
+
+/**
+ * "Households like this one": Gaussian kernel weights in ln income over the weighted 2014 households, per
+ * grid point; `live` lists the households (indexes) the weights refer to.
+ */
+interface HouseholdKernel {
+  readonly live: readonly number[];
+  readonly kernel: readonly (readonly number[])[];
+}
+
+function householdKernel(
+  households: readonly Household[],
+  u14: Float64Array,
+  grid: readonly number[],
+): HouseholdKernel {
+  const live = households.flatMap((h, i) => (h.weight > 0 && h.region > 0 ? [i] : []));
+  const kernel = grid.map((g) =>
+    live.map((i) => households[i]!.weight * Math.exp(-0.5 * ((u14[i]! - g) / KERNEL_BANDWIDTH) ** 2)),
+  );
+  return { live, kernel };
+}
+
+/** Kernel mean at grid point g of value(j), j indexing `live`. */
+function kernelMean({ kernel }: HouseholdKernel, g: number, value: (j: number) => number): number {
+  let s = 0;
+  let t = 0;
+  kernel[g]!.forEach((k, j) => {
+    s += k * value(j);
+    t += k;
+  });
+  return s / t;
+}
+
+/** Mean age, size and age × size factors of the households like this one, [category][grid point]. */
+function kernelMarginals(
+  likeThisOne: HouseholdKernel,
+  households: readonly Household[],
+  age: readonly number[],
+  ages: number,
+  sizeFactor: (c: number, size: number) => number,
+): { ageMarginal: number[]; sizeMarginal: number[]; ageSizeMarginal: number[] } {
+  const { live, kernel } = likeThisOne;
+  const clampAge = (a: number) => Math.min(Math.max(a, AGE_MIN), AGE_MAX);
+  const clampSize = (s: number) => Math.min(Math.max(s, 1), SIZE_MAX);
+  const ageMarginal: number[] = [];
+  const sizeMarginal: number[] = [];
+  const ageSizeMarginal: number[] = [];
+  for (let c = 0; c < SPENDING.length; c++) {
+    const ageAt = Float64Array.from(live, (i) => age[c * ages + clampAge(households[i]!.age) - AGE_MIN]!);
+    const sizeAt = Float64Array.from(live, (i) => sizeFactor(c, clampSize(households[i]!.members)));
+    const bothAt = ageAt.map((a, j) => a * sizeAt[j]!);
+    kernel.forEach((_, g) => {
+      ageMarginal.push(kernelMean(likeThisOne, g, (j) => ageAt[j]!));
+      sizeMarginal.push(kernelMean(likeThisOne, g, (j) => sizeAt[j]!));
+      ageSizeMarginal.push(kernelMean(likeThisOne, g, (j) => bothAt[j]!));
+    });
+  }
+  return { ageMarginal, sizeMarginal, ageSizeMarginal };
+}
+
+/** Share of homeowners, and of owners with a mortgage, among the households like this one, per grid point. */
+function tenureByIncome(
+  likeThisOne: HouseholdKernel,
+  households: readonly Household[],
+): { ownerByIncome: number[]; mortgageByIncome: number[] } {
+  const { live, kernel } = likeThisOne;
+  const ownerByIncome = kernel.map((_, g) =>
+    kernelMean(likeThisOne, g, (j) => (households[live[j]!]!.isHomeowner ? 1 : 0)),
+  );
+  const mortgageByIncome = kernel.map((_, g) => {
+    let s = 0;
+    let t = 0;
+    kernel[g]!.forEach((k, j) => {
+      const h = households[live[j]!]!;
+      if (!h.isHomeowner) return;
+      s += k * (h.cutenure === 2 ? 0 : 1);
+      t += k;
+    });
+    return s / t;
+  });
+  return { ownerByIncome, mortgageByIncome };
+}
+
+/** Region and area factors per category, each followed by its population-weighted mean (the unknown slot). */
+function regionAndArea(
+  fitted: FittedModel,
+  calibration: Calibration,
+  households: readonly Household[],
+  live: readonly number[],
+): { region: number[]; area: number[] } {
+  const populationShare = (key: (h: Household) => number, slots: number) => {
+    const shares = new Float64Array(slots);
+    for (const i of live) shares[key(households[i]!)]! += households[i]!.weight;
+    const total = shares.reduce((a, b) => a + b, 0);
+    return shares.map((s) => s / total);
+  };
+  const regionShare = populationShare((h) => h.region - 1, 4);
+  const areaShare = populationShare((h) => (h.urban ? 1 : 0), 2);
+  const region = SPENDING.flatMap((_, c) => {
+    const beta = fitted.beta[c]!;
+    const factors = [0, 1, 2, 3].map(
+      (r) => (r === 0 ? 1 : Math.exp(beta[COLUMNS.region + r - 1]!)) * calibration.region[c]![r]!,
+    );
+    return [...factors, factors.reduce((s, f, r) => s + f * regionShare[r]!, 0)];
+  });
+  const area = SPENDING.flatMap((_, c) => {
+    const factors = [
+      calibration.area[c]![0]!,
+      Math.exp(fitted.beta[c]![COLUMNS.urban]!) * calibration.area[c]![1]!,
+    ];
+    return [...factors, factors[0]! * areaShare[0]! + factors[1]! * areaShare[1]!];
+  });
+  return { region, area };
+}
+
 /**
  * Share of the other categories' rise that the falling ones may take at each income step, for every age
  * and household size: the rest is left for the region, urbanity and price factors the tables do not carry.
@@ -463,17 +565,7 @@ function holdTotalsRising(
   for (let tenure = 0; tenure < 3; tenure++) {
     const at = (c: number, g: number) => (tenure * n + c) * GRID_POINTS + g;
     for (let g = 1; g < GRID_POINTS; g++) {
-      let scale = 1;
-      for (const w of weights) {
-        let rise = 0;
-        let fall = 0;
-        for (let c = 0; c < n; c++) {
-          const step = (income[at(c, g)]! - income[at(c, g - 1)]!) * w[c]!;
-          if (falling[c] && step < 0) fall -= step;
-          else rise += step;
-        }
-        if (fall > 0) scale = Math.min(scale, Math.max(0, (DIP_SHARE_OF_RISE * rise) / fall));
-      }
+      const scale = allowedFallScale(income, weights, falling, at, g);
       if (scale === 1) continue;
       for (let c = 0; c < n; c++) {
         const before = income[at(c, g - 1)]!;
@@ -482,6 +574,31 @@ function holdTotalsRising(
       }
     }
   }
+}
+
+/**
+ * The largest scale (≤ 1) of the falling categories' fall from grid point g − 1 to g that keeps it within
+ * DIP_SHARE_OF_RISE of the others' rise, for every age and size weighting.
+ */
+function allowedFallScale(
+  income: readonly number[],
+  weights: readonly number[][],
+  falling: readonly boolean[],
+  at: (c: number, g: number) => number,
+  g: number,
+): number {
+  let scale = 1;
+  for (const w of weights) {
+    let rise = 0;
+    let fall = 0;
+    for (let c = 0; c < falling.length; c++) {
+      const step = (income[at(c, g)]! - income[at(c, g - 1)]!) * w[c]!;
+      if (falling[c] && step < 0) fall -= step;
+      else rise += step;
+    }
+    if (fall > 0) scale = Math.min(scale, Math.max(0, (DIP_SHARE_OF_RISE * rise) / fall));
+  }
+  return scale;
 }
 
 /**
@@ -514,48 +631,21 @@ function spreadSteepAgeSteps(
   const ln = Array.from({ length: n }, (_, c) => age.slice(c * ages, (c + 1) * ages).map(Math.log));
   const out = ln.map((l) => [l[0]!]);
   const carried = new Float64Array(n);
-  const step = new Float64Array(n);
-  const previous = new Float64Array(n);
-  const scaled = new Uint8Array(n);
-  /** Largest ln(total after / total before) in absolute value, with its sign, at ln-steps scaled by `scale`. */
-  const worst = (scale: number) => {
-    let max = 0;
-    for (let k = 0; k < 3 * GRID_POINTS * SIZE_MAX; k++) {
-      const tenure = Math.floor(k / (GRID_POINTS * SIZE_MAX));
-      const g = Math.floor(k / SIZE_MAX) % GRID_POINTS;
-      const s = k % SIZE_MAX;
-      let before = 0;
-      let after = 0;
-      for (let c = 0; c < n; c++) {
-        const w = income[(tenure * n + c) * GRID_POINTS + g]! * size[c * SIZE_MAX + s]! * previous[c]!;
-        before += w;
-        after += w * Math.exp((scaled[c] ? scale : 1) * step[c]!);
-      }
-      const move = Math.log(after / before);
-      if (Math.abs(move) > Math.abs(max)) max = move;
-    }
-    return max;
+  const year: AgeYear = {
+    income,
+    size,
+    step: new Float64Array(n),
+    previous: new Float64Array(n),
+    scaled: new Uint8Array(n),
   };
-  const limit = Math.log1p(MAX_AGE_STEP);
+  const { step, scaled } = year;
   for (let a = 1; a < ages; a++) {
     for (let c = 0; c < n; c++) {
       step[c] = ln[c]![a]! - ln[c]![a - 1]! + carried[c]!;
-      previous[c] = Math.exp(out[c]![a - 1]!);
+      year.previous[c] = Math.exp(out[c]![a - 1]!);
       scaled[c] = 1;
     }
-    const move = worst(1);
-    let scale = 1;
-    if (Math.abs(move) > limit) {
-      for (let c = 0; c < n; c++) scaled[c] = Math.sign(step[c]!) === Math.sign(move) ? 1 : 0;
-      let lo = 0;
-      let hi = 1;
-      for (let i = 0; i < 40; i++) {
-        const mid = (lo + hi) / 2;
-        if (Math.abs(worst(mid)) > limit) hi = mid;
-        else lo = mid;
-      }
-      scale = lo;
-    }
+    const scale = ageStepScale(year);
     for (let c = 0; c < n; c++) {
       const kept = scaled[c] ? scale : 1;
       out[c]!.push(out[c]![a - 1]! + kept * step[c]!);
@@ -563,6 +653,56 @@ function spreadSteepAgeSteps(
     }
   }
   return out.flatMap((l) => l.map(Math.exp));
+}
+
+/** One year-of-age step of spreadSteepAgeSteps: per category its ln-step, level before, and whether it is scaled. */
+interface AgeYear {
+  readonly income: readonly number[];
+  readonly size: readonly number[];
+  readonly step: Float64Array;
+  readonly previous: Float64Array;
+  readonly scaled: Uint8Array;
+}
+
+/**
+ * The common scale of the ln-steps moving the worst total's way that keeps every total within MAX_AGE_STEP
+ * (1 when none exceeds it; found by bisection). Marks in `scaled` the categories it applies to.
+ */
+function ageStepScale(year: AgeYear): number {
+  const limit = Math.log1p(MAX_AGE_STEP);
+  const move = worstTotalMove(year, 1);
+  if (!(Math.abs(move) > limit)) return 1;
+  for (let c = 0; c < year.step.length; c++)
+    year.scaled[c] = Math.sign(year.step[c]!) === Math.sign(move) ? 1 : 0;
+  let lo = 0;
+  let hi = 1;
+  for (let i = 0; i < 40; i++) {
+    const mid = (lo + hi) / 2;
+    if (Math.abs(worstTotalMove(year, mid)) > limit) hi = mid;
+    else lo = mid;
+  }
+  return lo;
+}
+
+/** Largest ln(total after / total before) in absolute value, with its sign, at ln-steps scaled by `scale`. */
+function worstTotalMove({ income, size, step, previous, scaled }: AgeYear, scale: number): number {
+  const n = step.length;
+  let max = 0;
+  for (let k = 0; k < 3 * GRID_POINTS * SIZE_MAX; k++) {
+    const tenure = Math.floor(k / (GRID_POINTS * SIZE_MAX));
+    const g = Math.floor(k / SIZE_MAX) % GRID_POINTS;
+    const s = k % SIZE_MAX;
+    let before = 0;
+    let after = 0;
+    for (let c = 0; c < n; c++) {
+      const w = income[(tenure * n + c) * GRID_POINTS + g]! * size[c * SIZE_MAX + s]! * previous[c]!;
+      before += w;
+      after += w * Math.exp((scaled[c] ? scale : 1) * step[c]!);
+    }
+    const move = Math.log(after / before);
+    if (Math.abs(move) > Math.abs(max)) max = move;
+  }
+  return max;
 }
 
 /**

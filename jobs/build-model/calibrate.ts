@@ -295,28 +295,15 @@ export function calibrate(
   const ageKnots = AGE_CUTS.map((c) => c[3] as number);
   const member = DIMENSIONS.map((d) => cutIndex(households, w, d));
   const incomeKnots = INCOME_CUTS.map((_, j) => weightedMedian(u, w, member[1]!, j));
-  const cutNames = CUT_NAMES;
-  // Every household sits between two knots of each smooth dimension: lower knot index and weight on it.
-  const bracket = (knots: readonly number[], x: (i: number) => number) => {
-    const at = new Int32Array(n);
-    const lower = new Float64Array(n);
-    const one = new Float64Array(knots.length);
-    for (let i = 0; i < n; i++) {
-      hatWeights(knots, x(i), one);
-      const k = Math.min(
-        Math.max(
-          one.findIndex((v) => v > 0),
-          0,
-        ),
-        knots.length - 2,
-      );
-      at[i] = k;
-      lower[i] = one[k]!;
-    }
-    return { at, lower };
+  const frame: RakingFrame = {
+    n,
+    w,
+    member,
+    ageKnots,
+    incomeKnots,
+    ageBracket: knotBrackets(ageKnots, n, (i) => households[i]!.age),
+    incomeBracket: knotBrackets(incomeKnots, n, (i) => u[i]!),
   };
-  const ageBracket = bracket(ageKnots, (i) => households[i]!.age);
-  const incomeBracket = bracket(incomeKnots, (i) => u[i]!);
   const result: Calibration = {
     ageLog: [],
     incomeLog: [],
@@ -326,102 +313,10 @@ export function calibrate(
     area: [],
     composition: [],
   };
-  const [, , tenureCut, regionCut, areaCut, compositionCut] = member as [
-    Int32Array,
-    Int32Array,
-    Int32Array,
-    Int32Array,
-    Int32Array,
-    Int32Array,
-  ];
   const mu = new Float64Array(n);
   for (let c = 0; c < categories.length; c++) {
-    const category = categories[c]!;
-    const logs: Record<CutDimension, Float64Array> = {
-      age: new Float64Array(ageKnots.length),
-      income: new Float64Array(incomeKnots.length),
-      tenure: new Float64Array(2),
-      region: new Float64Array(4),
-      area: new Float64Array(2),
-      composition: new Float64Array(CUT_NAMES.composition.length),
-    };
-    const update = () => {
-      for (let i = 0; i < n; i++) {
-        if (w[i] === 0) continue;
-        const a = ageBracket.at[i]!;
-        const b = incomeBracket.at[i]!;
-        const fa = ageBracket.lower[i]!;
-        const fb = incomeBracket.lower[i]!;
-        let log =
-          fa * logs.age[a]! +
-          (1 - fa) * logs.age[a + 1]! +
-          fb * logs.income[b]! +
-          (1 - fb) * logs.income[b + 1]!;
-        log += logs.tenure[tenureCut[i]!]! + logs.area[areaCut[i]!]! + logs.composition[compositionCut[i]!]!;
-        if (regionCut[i]! >= 0) log += logs.region[regionCut[i]!]!;
-        mu[i] = base[c]![i]! * Math.exp(log);
-      }
-    };
-    for (let sweep = 0, change = 1; sweep < SWEEPS && change > CONVERGED; sweep++) {
-      change = 0;
-      DIMENSIONS.forEach((dim, d) => {
-        update();
-        const cuts = cutNames[dim];
-        const m = cuts.length;
-        const sums = new Float64Array(m);
-        const weights = new Float64Array(m);
-        const smooth = dim === 'age' ? ageBracket : dim === 'income' ? incomeBracket : null;
-        const jacobian = new Float64Array(m * m);
-        for (let i = 0; i < n; i++) {
-          const j = member[d]![i]!;
-          if (j < 0 || w[i] === 0) continue;
-          sums[j]! += w[i]! * mu[i]!;
-          weights[j]! += w[i]!;
-          if (smooth) {
-            const k = smooth.at[i]!;
-            const f = smooth.lower[i]!;
-            jacobian[j * m + k]! += w[i]! * mu[i]! * f;
-            jacobian[j * m + k + 1]! += w[i]! * mu[i]! * (1 - f);
-          }
-        }
-        const residual = Float64Array.from(cuts, (cut, j) => {
-          const target = targets[dim].get(cut)?.get(category);
-          if (!targets[dim].has(cut) || weights[j] === 0) throw new Error(`no ${dim} cut ${cut}`);
-          const model = sums[j]! / weights[j]!;
-          return target !== undefined && model > 0 && target > 0 ? Math.log(target / model) : Number.NaN;
-        });
-        for (const r of residual) if (Number.isFinite(r)) change = Math.max(change, Math.abs(r));
-        const known = residual.filter(Number.isFinite);
-        if (!smooth) {
-          // A suppressed cut (no published mean) moves with the average of the others.
-          const mean = known.reduce((a, b) => a + b, 0) / Math.max(known.length, 1);
-          for (let j = 0; j < m; j++) logs[dim][j]! += Number.isFinite(residual[j]!) ? residual[j]! : mean;
-          return;
-        }
-        for (let j = 0; j < m; j++) {
-          if (Number.isFinite(residual[j]!)) {
-            for (let k = 0; k < m; k++) jacobian[j * m + k]! /= sums[j]!;
-            continue;
-          }
-          // A suppressed cut's knot follows its neighbour (flat), so it cannot drift into a cliff.
-          const neighbour = j === 0 ? 1 : j - 1;
-          jacobian.fill(0, j * m, (j + 1) * m);
-          jacobian[j * m + j] = 1;
-          jacobian[j * m + neighbour] = -1;
-          residual[j] = logs[dim][neighbour]! - logs[dim][j]!;
-        }
-        const step = solve(jacobian, residual, m);
-        for (let k = 0; k < m; k++) logs[dim][k]! += step[k]!;
-      });
-    }
-    // The level is shared by all six dimensions; park it in the age factors (a constant added to every
-    // knot is a constant factor, since the hat weights sum to one) so the others read as relative effects.
-    for (const dim of ['income', 'tenure', 'region', 'area', 'composition'] as const) {
-      const values = logs[dim];
-      const mean = values.reduce((a, b) => a + b, 0) / values.length;
-      for (let j = 0; j < values.length; j++) values[j]! -= mean;
-      for (let j = 0; j < logs.age.length; j++) logs.age[j]! += mean;
-    }
+    const logs = rakeCategory(frame, base[c]!, categories[c]!, targets, mu);
+    parkLevelInAge(logs);
     result.ageLog.push(logs.age);
     result.incomeLog.push(logs.income);
     result.tenure.push(logs.tenure.map(Math.exp));
@@ -430,6 +325,196 @@ export function calibrate(
     result.composition.push(logs.composition.map(Math.exp));
   }
   return result;
+}
+
+/** Every household's lower knot index in one smooth dimension, and the hat weight on that knot. */
+interface KnotBracket {
+  readonly at: Int32Array;
+  readonly lower: Float64Array;
+}
+
+/** What the raking of every category reads: weights, cut membership and the smooth dimensions' knots. */
+interface RakingFrame {
+  readonly n: number;
+  readonly w: Float64Array;
+  /** Per dimension (DIMENSIONS order), each household's cut index. */
+  readonly member: readonly Int32Array[];
+  readonly ageKnots: readonly number[];
+  readonly incomeKnots: readonly number[];
+  readonly ageBracket: KnotBracket;
+  readonly incomeBracket: KnotBracket;
+}
+
+/** One category's log-factors per dimension (knot values for age and income, cut values for the others). */
+type LogFactors = Record<CutDimension, Float64Array>;
+
+/** Every household sits between two knots of each smooth dimension: lower knot index and weight on it. */
+function knotBrackets(knots: readonly number[], n: number, x: (i: number) => number): KnotBracket {
+  const at = new Int32Array(n);
+  const lower = new Float64Array(n);
+  const one = new Float64Array(knots.length);
+  for (let i = 0; i < n; i++) {
+    hatWeights(knots, x(i), one);
+    const k = Math.min(
+      Math.max(
+        one.findIndex((v) => v > 0),
+        0,
+      ),
+      knots.length - 2,
+    );
+    at[i] = k;
+    lower[i] = one[k]!;
+  }
+  return { at, lower };
+}
+
+/** Sweeps the dimensions in turn until no published cut's log-ratio moves more than CONVERGED. */
+function rakeCategory(
+  frame: RakingFrame,
+  base: Float64Array,
+  category: SpendingCategory,
+  targets: Readonly<Record<CutDimension, CutTargets>>,
+  mu: Float64Array,
+): LogFactors {
+  const logs: LogFactors = {
+    age: new Float64Array(frame.ageKnots.length),
+    income: new Float64Array(frame.incomeKnots.length),
+    tenure: new Float64Array(2),
+    region: new Float64Array(4),
+    area: new Float64Array(2),
+    composition: new Float64Array(CUT_NAMES.composition.length),
+  };
+  for (let sweep = 0, change = 1; sweep < SWEEPS && change > CONVERGED; sweep++) {
+    change = 0;
+    for (const [d, dim] of DIMENSIONS.entries()) {
+      modelMeans(frame, logs, base, mu);
+      change = Math.max(change, rakeDimension(frame, logs, mu, d, targets[dim], category));
+    }
+  }
+  return logs;
+}
+
+/** μ = base × exp(sum of the household's log-factors), for every household with weight. */
+function modelMeans(frame: RakingFrame, logs: LogFactors, base: Float64Array, mu: Float64Array): void {
+  const { n, w, ageBracket, incomeBracket } = frame;
+  const [, , tenureCut, regionCut, areaCut, compositionCut] = frame.member as [
+    Int32Array,
+    Int32Array,
+    Int32Array,
+    Int32Array,
+    Int32Array,
+    Int32Array,
+  ];
+  for (let i = 0; i < n; i++) {
+    if (w[i] === 0) continue;
+    const a = ageBracket.at[i]!;
+    const b = incomeBracket.at[i]!;
+    const fa = ageBracket.lower[i]!;
+    const fb = incomeBracket.lower[i]!;
+    let log =
+      fa * logs.age[a]! + (1 - fa) * logs.age[a + 1]! + fb * logs.income[b]! + (1 - fb) * logs.income[b + 1]!;
+    log += logs.tenure[tenureCut[i]!]! + logs.area[areaCut[i]!]! + logs.composition[compositionCut[i]!]!;
+    if (regionCut[i]! >= 0) log += logs.region[regionCut[i]!]!;
+    mu[i] = base[i]! * Math.exp(log);
+  }
+}
+
+/** One raking step on dimension `d`; returns the largest |log(target / model)| over its published cuts. */
+function rakeDimension(
+  frame: RakingFrame,
+  logs: LogFactors,
+  mu: Float64Array,
+  d: number,
+  targets: CutTargets,
+  category: SpendingCategory,
+): number {
+  const dim = DIMENSIONS[d]!;
+  const cuts = CUT_NAMES[dim];
+  const smooth = dim === 'age' ? frame.ageBracket : dim === 'income' ? frame.incomeBracket : null;
+  const { sums, weights, jacobian } = cutTotals(frame, frame.member[d]!, mu, cuts.length, smooth);
+  const residual = Float64Array.from(cuts, (cut, j) => {
+    const target = targets.get(cut)?.get(category);
+    if (!targets.has(cut) || weights[j] === 0) throw new Error(`no ${dim} cut ${cut}`);
+    const model = sums[j]! / weights[j]!;
+    return target !== undefined && model > 0 && target > 0 ? Math.log(target / model) : Number.NaN;
+  });
+  let change = 0;
+  for (const r of residual) if (Number.isFinite(r)) change = Math.max(change, Math.abs(r));
+  if (smooth) newtonStep(logs[dim], jacobian, residual, sums);
+  else shiftCuts(logs[dim], residual);
+  return change;
+}
+
+/**
+ * Per cut: Σ w·μ, Σ w, and for a smooth dimension the Jacobian's numerators (Σ w·μ·hat weight of each knot).
+ */
+function cutTotals(
+  { n, w }: RakingFrame,
+  member: Int32Array,
+  mu: Float64Array,
+  m: number,
+  smooth: KnotBracket | null,
+): { sums: Float64Array; weights: Float64Array; jacobian: Float64Array } {
+  const sums = new Float64Array(m);
+  const weights = new Float64Array(m);
+  const jacobian = new Float64Array(m * m);
+  for (let i = 0; i < n; i++) {
+    const j = member[i]!;
+    if (j < 0 || w[i] === 0) continue;
+    sums[j]! += w[i]! * mu[i]!;
+    weights[j]! += w[i]!;
+    if (smooth) {
+      const k = smooth.at[i]!;
+      const f = smooth.lower[i]!;
+      jacobian[j * m + k]! += w[i]! * mu[i]! * f;
+      jacobian[j * m + k + 1]! += w[i]! * mu[i]! * (1 - f);
+    }
+  }
+  return { sums, weights, jacobian };
+}
+
+/** A cut dimension moves each cut by its residual; a suppressed cut (no published mean) by the others' mean. */
+function shiftCuts(logs: Float64Array, residual: Float64Array): void {
+  const known = residual.filter(Number.isFinite);
+  const mean = known.reduce((a, b) => a + b, 0) / Math.max(known.length, 1);
+  for (let j = 0; j < logs.length; j++) logs[j]! += Number.isFinite(residual[j]!) ? residual[j]! : mean;
+}
+
+/** A smooth dimension takes a Newton step on its knots: `jacobian` holds numerators, `sums` the row sums. */
+function newtonStep(
+  logs: Float64Array,
+  jacobian: Float64Array,
+  residual: Float64Array,
+  sums: Float64Array,
+): void {
+  const m = logs.length;
+  for (let j = 0; j < m; j++) {
+    if (Number.isFinite(residual[j]!)) {
+      for (let k = 0; k < m; k++) jacobian[j * m + k]! /= sums[j]!;
+      continue;
+    }
+    // A suppressed cut's knot follows its neighbour (flat), so it cannot drift into a cliff.
+    const neighbour = j === 0 ? 1 : j - 1;
+    jacobian.fill(0, j * m, (j + 1) * m);
+    jacobian[j * m + j] = 1;
+    jacobian[j * m + neighbour] = -1;
+    residual[j] = logs[neighbour]! - logs[j]!;
+  }
+  const step = solve(jacobian, residual, m);
+  for (let k = 0; k < m; k++) logs[k]! += step[k]!;
+}
+
+/**
+ * The level is shared by all six dimensions; park it in the age factors (a constant added to every knot is a
+ * constant factor, since the hat weights sum to one) so the others read as relative effects.
+ */
+function parkLevelInAge(logs: LogFactors): void {
+  for (const dim of ['income', 'tenure', 'region', 'area', 'composition'] as const) {
+    const values = logs[dim];
+    const mean = values.reduce((a, b) => a + b, 0) / values.length;
+    for (let j = 0; j < values.length; j++) values[j]! -= mean;
+    for (let j = 0; j < logs.age.length; j++) logs.age[j]! += mean;
+  }
 }
 
 /** Two calibrations applied one after the other, as one (log-factors add, factors multiply). */
@@ -451,26 +536,38 @@ export function combine(a: Calibration, b: Calibration): Calibration {
 function solve(a: Float64Array, b: Float64Array, m: number): Float64Array {
   const x = Float64Array.from(b);
   for (let col = 0; col < m; col++) {
-    let pivot = col;
-    for (let r = col + 1; r < m; r++)
-      if (Math.abs(a[r * m + col]!) > Math.abs(a[pivot * m + col]!)) pivot = r;
-    if (pivot !== col) {
-      for (let k = 0; k < m; k++) [a[col * m + k], a[pivot * m + k]] = [a[pivot * m + k]!, a[col * m + k]!];
-      [x[col], x[pivot]] = [x[pivot]!, x[col]!];
-    }
-    const d = a[col * m + col]!;
-    for (let r = col + 1; r < m; r++) {
-      const f = a[r * m + col]! / d;
-      for (let k = col; k < m; k++) a[r * m + k]! -= f * a[col * m + k]!;
-      x[r]! -= f * x[col]!;
-    }
+    swapInPivot(a, x, m, col);
+    eliminateBelow(a, x, m, col);
   }
+  backSubstitute(a, x, m);
+  return x;
+}
+
+/** Moves the row with the largest |a[r][col]| (r ≥ col) to row `col`. */
+function swapInPivot(a: Float64Array, x: Float64Array, m: number, col: number): void {
+  let pivot = col;
+  for (let r = col + 1; r < m; r++) if (Math.abs(a[r * m + col]!) > Math.abs(a[pivot * m + col]!)) pivot = r;
+  if (pivot === col) return;
+  for (let k = 0; k < m; k++) [a[col * m + k], a[pivot * m + k]] = [a[pivot * m + k]!, a[col * m + k]!];
+  [x[col], x[pivot]] = [x[pivot]!, x[col]!];
+}
+
+function eliminateBelow(a: Float64Array, x: Float64Array, m: number, col: number): void {
+  const d = a[col * m + col]!;
+  for (let r = col + 1; r < m; r++) {
+    const f = a[r * m + col]! / d;
+    for (let k = col; k < m; k++) a[r * m + k]! -= f * a[col * m + k]!;
+    x[r]! -= f * x[col]!;
+  }
+}
+
+/** Solves the upper-triangular system left by the elimination, in place in x. */
+function backSubstitute(a: Float64Array, x: Float64Array, m: number): void {
   for (let r = m - 1; r >= 0; r--) {
     let s = x[r]!;
     for (let k = r + 1; k < m; k++) s -= a[r * m + k]! * x[k]!;
     x[r] = s / a[r * m + r]!;
   }
-  return x;
 }
 
 /** Weighted median of u over the households in cut j. */

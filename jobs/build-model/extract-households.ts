@@ -81,36 +81,53 @@ export function extractHouseholds(
   const interviewDir = join(ceDir, 'pumd', '2014', 'interview');
   const households: Household[] = [];
   for (const quarter of QUARTER_FILES) {
-    const inScope = new Map<string, Float64Array>();
-    const all = new Map<string, Float64Array>();
-    // The Interview-only mean counts every MTBI record (PUBFLAG only marks what the integrated tables take
-    // from the Diary instead); checked against 2014_Interview_Mean_and_SE.csv.
-    const mtbi = source.simpleCsv(join(interviewDir, `mtbi${quarter}.csv.gz`), [
-      'NEWID',
-      'REF_YR',
-      'UCC',
-      'COST',
-    ]);
-    for (const [newid = '', refYear, ucc = '', costText] of mtbi) {
-      const columns = targets.get(ucc.padStart(6, '0'));
-      if (!columns) continue;
-      const cost = Number(costText);
-      const sums = [all];
-      if (Number(refYear) === SURVEY_YEAR) sums.push(inScope);
-      for (const sum of sums) {
-        let vector = sum.get(newid);
-        if (!vector) {
-          vector = new Float64Array(SPENDING_COUNT);
-          sum.set(newid, vector);
-        }
-        for (const column of columns) vector[column]! += cost;
-      }
-    }
+    const { inScope, all } = sumQuarterSpending(source, interviewDir, quarter, targets);
     for (const row of source.csv(join(interviewDir, `fmli${quarter}.csv.gz`))) {
       households.push(toHousehold(row, inScope.get(row.NEWID!), all.get(row.NEWID!), options));
     }
   }
   return households;
+}
+
+/** One quarter's MTBI spending per NEWID: the part in the survey year, and all of it. */
+function sumQuarterSpending(
+  source: SourceReader,
+  interviewDir: string,
+  quarter: string,
+  targets: ReadonlyMap<string, number[]>,
+): { inScope: Map<string, Float64Array>; all: Map<string, Float64Array> } {
+  const inScope = new Map<string, Float64Array>();
+  const all = new Map<string, Float64Array>();
+  // The Interview-only mean counts every MTBI record (PUBFLAG only marks what the integrated tables take
+  // from the Diary instead); checked against 2014_Interview_Mean_and_SE.csv.
+  const mtbi = source.simpleCsv(join(interviewDir, `mtbi${quarter}.csv.gz`), [
+    'NEWID',
+    'REF_YR',
+    'UCC',
+    'COST',
+  ]);
+  for (const [newid = '', refYear, ucc = '', costText] of mtbi) {
+    const columns = targets.get(ucc.padStart(6, '0'));
+    if (!columns) continue;
+    const cost = Number(costText);
+    addCost(all, newid, columns, cost);
+    if (Number(refYear) === SURVEY_YEAR) addCost(inScope, newid, columns, cost);
+  }
+  return { inScope, all };
+}
+
+function addCost(
+  sums: Map<string, Float64Array>,
+  newid: string,
+  columns: readonly number[],
+  cost: number,
+): void {
+  let vector = sums.get(newid);
+  if (!vector) {
+    vector = new Float64Array(SPENDING_COUNT);
+    sums.set(newid, vector);
+  }
+  for (const column of columns) vector[column]! += cost;
 }
 
 /**

@@ -34,68 +34,25 @@ export function fitGlm(
   link: Link,
   offset?: Float64Array,
 ): GlmFit {
-  const rows = y.length;
-  let sumW = 0;
-  let sumWY = 0;
-  for (let i = 0; i < rows; i++) {
-    sumW += w[i]!;
-    sumWY += w[i]! * y[i]!;
-  }
+  const { sumW, sumWY } = weightedSums(y, w);
   // Poisson: fit y / scale (scale-invariant estimator) and add ln(scale) back to the intercept at the end.
   const scale = link === 'log' ? Math.max(sumWY / sumW, 1e-12) : 1;
   const ys = Float64Array.from(y, (v) => v / scale);
-  const mean = link === 'log' ? 1 : Math.min(Math.max(sumWY / sumW, 1e-9), 1 - 1e-9);
-  let beta: Float64Array = new Float64Array(p);
-  beta[0] = link === 'log' ? 0 : Math.log(mean / (1 - mean));
-  const eta = new Float64Array(rows);
-  const linear = (b: Float64Array) => {
-    for (let i = 0; i < rows; i++) {
-      if (w[i] === 0) continue;
-      const row = i * p;
-      let e = offset ? offset[i]! : 0;
-      for (let j = 0; j < p; j++) e += x[row + j]! * b[j]!;
-      eta[i] = e;
-    }
-  };
-  const deviance = () => {
-    let d = 0;
-    for (let i = 0; i < rows; i++) {
-      const wi = w[i]!;
-      if (wi === 0) continue;
-      const yi = ys[i]!;
-      if (link === 'log') {
-        const mu = Math.exp(eta[i]!);
-        d += 2 * wi * ((yi > 0 ? yi * Math.log(yi / mu) : 0) - (yi - mu));
-      } else {
-        const mu = 1 / (1 + Math.exp(-eta[i]!));
-        d -= 2 * wi * (yi * Math.log(Math.max(mu, 1e-300)) + (1 - yi) * Math.log(Math.max(1 - mu, 1e-300)));
-      }
-    }
-    return d;
-  };
-  linear(beta);
-  let current = deviance();
+  const problem: GlmProblem = { x, p, ys, w, link, offset, eta: new Float64Array(y.length) };
+  let beta = startingBeta(p, link, sumWY / sumW);
+  linearPredictor(problem, beta);
+  let current = deviance(problem);
   const xtwx = new Float64Array(p * p);
   const xtwz = new Float64Array(p);
   let iteration = 0;
   let converged = false;
   while (iteration < MAX_ITERATIONS && !converged) {
     iteration++;
-    normalEquations(x, p, ys, w, link, eta, offset, xtwx, xtwz);
+    normalEquations(x, p, ys, w, link, problem.eta, offset, xtwx, xtwz);
     const target = solveSymmetric(xtwx, xtwz, p);
-    // Step-halving: move from β toward the IRLS solution until the deviance does not increase.
-    let step = 1;
-    let trial: Float64Array = target;
-    let next = Number.POSITIVE_INFINITY;
-    for (let halving = 0; halving <= MAX_HALVINGS; halving++) {
-      trial = Float64Array.from(beta, (b, j) => b + step * (target[j]! - b));
-      linear(trial);
-      next = deviance();
-      if (Number.isFinite(next) && next <= current * (1 + 1e-12)) break;
-      step /= 2;
-    }
+    const { trial, next } = halvedStep(problem, beta, target, current);
     if (!(next <= current * (1 + 1e-12))) {
-      linear(beta);
+      linearPredictor(problem, beta);
       converged = true; // no descent direction left: β is at the optimum to machine precision
       break;
     }
@@ -104,9 +61,90 @@ export function fitGlm(
     current = next;
   }
   if (!converged) throw new Error(`GLM (${link}) did not converge in ${MAX_ITERATIONS} iterations`);
-  const se = sandwich(x, p, ys, w, link, eta, offset);
+  const se = sandwich(x, p, ys, w, link, problem.eta, offset);
   if (link === 'log') beta[0]! += Math.log(scale);
   return { beta, se, iterations: iteration };
+}
+
+/** One fit's data (y already scaled) and the linear predictor η, which the IRLS steps update in place. */
+interface GlmProblem {
+  readonly x: Float64Array;
+  readonly p: number;
+  readonly ys: Float64Array;
+  readonly w: Float64Array;
+  readonly link: Link;
+  readonly offset: Float64Array | undefined;
+  readonly eta: Float64Array;
+}
+
+function weightedSums(y: Float64Array, w: Float64Array): { sumW: number; sumWY: number } {
+  let sumW = 0;
+  let sumWY = 0;
+  for (let i = 0; i < y.length; i++) {
+    sumW += w[i]!;
+    sumWY += w[i]! * y[i]!;
+  }
+  return { sumW, sumWY };
+}
+
+/** β = 0 except the intercept: 0 for the scaled Poisson fit, the logit of the clamped weighted mean otherwise. */
+function startingBeta(p: number, link: Link, weightedMean: number): Float64Array {
+  const beta = new Float64Array(p);
+  const mean = link === 'log' ? 1 : Math.min(Math.max(weightedMean, 1e-9), 1 - 1e-9);
+  beta[0] = link === 'log' ? 0 : Math.log(mean / (1 - mean));
+  return beta;
+}
+
+/** η = offset + Xβ on the rows with non-zero weight. */
+function linearPredictor({ x, p, w, offset, eta }: GlmProblem, b: Float64Array): void {
+  for (let i = 0; i < eta.length; i++) {
+    if (w[i] === 0) continue;
+    const row = i * p;
+    let e = offset ? offset[i]! : 0;
+    for (let j = 0; j < p; j++) e += x[row + j]! * b[j]!;
+    eta[i] = e;
+  }
+}
+
+/** The deviance at the current η. */
+function deviance({ ys, w, link, eta }: GlmProblem): number {
+  let d = 0;
+  for (let i = 0; i < eta.length; i++) {
+    const wi = w[i]!;
+    if (wi === 0) continue;
+    const yi = ys[i]!;
+    if (link === 'log') {
+      const mu = Math.exp(eta[i]!);
+      d += 2 * wi * ((yi > 0 ? yi * Math.log(yi / mu) : 0) - (yi - mu));
+    } else {
+      const mu = 1 / (1 + Math.exp(-eta[i]!));
+      d -= 2 * wi * (yi * Math.log(Math.max(mu, 1e-300)) + (1 - yi) * Math.log(Math.max(1 - mu, 1e-300)));
+    }
+  }
+  return d;
+}
+
+/**
+ * Step-halving: moves from β toward the IRLS solution until the deviance does not increase. Returns the last
+ * trial β (η is left at it) and its deviance; the caller checks whether it is a descent.
+ */
+function halvedStep(
+  problem: GlmProblem,
+  beta: Float64Array,
+  target: Float64Array,
+  current: number,
+): { trial: Float64Array; next: number } {
+  let step = 1;
+  let trial: Float64Array = target;
+  let next = Number.POSITIVE_INFINITY;
+  for (let halving = 0; halving <= MAX_HALVINGS; halving++) {
+    trial = Float64Array.from(beta, (b, j) => b + step * (target[j]! - b));
+    linearPredictor(problem, trial);
+    next = deviance(problem);
+    if (Number.isFinite(next) && next <= current * (1 + 1e-12)) break;
+    step /= 2;
+  }
+  return { trial, next };
 }
 
 /** X'WX and X'Wz at the current linear predictor (lower triangle mirrored, ridge added). */

@@ -35,9 +35,18 @@ const OWNER_ONLY_ITEMS = new Set(['Mortgage interest and charges', 'Property tax
 const stripNote = (label: string) => label.replace(/\s+[a-z]\/$/, '').trim();
 
 export function readCutTargets(source: SourceReader, ceDir: string, dimension: CutDimension): CutTargets {
-  const rows = source.csv(join(ceDir, 'tidy', CUT_TABLES[dimension]));
+  const means = readItemMeans(source, join(ceDir, 'tidy', CUT_TABLES[dimension]));
+  const targets: CutTargets = new Map();
+  for (const [cut, byItem] of means) {
+    targets.set(cut, categoryTargets(byItem, `${CUT_TABLES[dimension]} (${cut})`, cut === 'Renter'));
+  }
+  return targets;
+}
+
+/** Cut → published item → mean, from one tidy CE table. */
+function readItemMeans(source: SourceReader, path: string): Map<string, Map<string, number>> {
   const means = new Map<string, Map<string, number>>();
-  for (const row of rows) {
+  for (const row of source.csv(path)) {
     if (row.stat !== 'Mean') continue;
     const cut = row.cut!;
     const byItem = means.get(cut) ?? new Map<string, number>();
@@ -48,26 +57,39 @@ export function readCutTargets(source: SourceReader, ceDir: string, dimension: C
     if (!byItem.has(item)) byItem.set(item, value);
     means.set(cut, byItem);
   }
-  const targets: CutTargets = new Map();
-  for (const [cut, byItem] of means) {
-    const perCategory = new Map<SpendingCategory, number>();
-    for (const [name, def] of Object.entries(CE_CATEGORIES) as [
-      SpendingCategory,
-      (typeof CE_CATEGORIES)[SpendingCategory],
-    ][]) {
-      let sum = 0;
-      for (const item of def.published) {
-        let value = byItem.get(item);
-        if (value === undefined) throw new Error(`${CUT_TABLES[dimension]} (${cut}): no "${item}"`);
-        if (cut === 'Renter' && OWNER_ONLY_ITEMS.has(item) && Number.isNaN(value)) value = 0;
-        sum += REDUCTION_ITEMS.has(item) ? -value : value;
-      }
-      // A category with a suppressed component has no target in this cut.
-      if (Number.isFinite(sum)) perCategory.set(name, sum);
-    }
-    targets.set(cut, perCategory);
+  return means;
+}
+
+/** Category → target of one cut: the sum of its published items; `where` names the cut in errors. */
+function categoryTargets(
+  byItem: ReadonlyMap<string, number>,
+  where: string,
+  renters: boolean,
+): Map<SpendingCategory, number> {
+  const perCategory = new Map<SpendingCategory, number>();
+  for (const [name, def] of Object.entries(CE_CATEGORIES) as [
+    SpendingCategory,
+    (typeof CE_CATEGORIES)[SpendingCategory],
+  ][]) {
+    let sum = 0;
+    for (const item of def.published) sum += signedItemValue(byItem, item, where, renters);
+    // A category with a suppressed component has no target in this cut.
+    if (Number.isFinite(sum)) perCategory.set(name, sum);
   }
-  return targets;
+  return perCategory;
+}
+
+/** One item's contribution to its category sum: reductions count negative, renters' owner-only items zero. */
+function signedItemValue(
+  byItem: ReadonlyMap<string, number>,
+  item: string,
+  where: string,
+  renters: boolean,
+): number {
+  let value = byItem.get(item);
+  if (value === undefined) throw new Error(`${where}: no "${item}"`);
+  if (renters && OWNER_ONLY_ITEMS.has(item) && Number.isNaN(value)) value = 0;
+  return REDUCTION_ITEMS.has(item) ? -value : value;
 }
 
 /** All-CU mean "Income after taxes" of a year's age table, for moving 2014 incomes to 2023. */

@@ -213,46 +213,17 @@ function outOfSampleTable(households: readonly Household[], logStatePrice: LogSt
     '|---|--:|--:|--:|',
   ];
   let wins = 0;
-  const row = new Float64Array(P);
-  const testInputs = designInputs(test, logStatePrice);
+  const sample: HoldOutSample = { live, isTest, fine, coarse, testInputs: designInputs(test, logStatePrice) };
   SPENDING.forEach((category, c) => {
-    const index = CATEGORIES.indexOf(category);
-    const cells = new Map<string, [number, number]>();
-    const add = (key: string, h: Household) => {
-      const s = cells.get(key) ?? [0, 0];
-      s[0] += h.weight * h.spending[index]!;
-      s[1] += h.weight;
-      cells.set(key, s);
-    };
-    live.forEach((h, i) => {
-      if (isTest[i]) return;
-      add(`f${fine[i]}`, h);
-      add(`c${coarse[i]}`, h);
-      add('all', h);
-    });
-    const cellMean = (i: number) => {
-      const cell = cells.get(`f${fine[i]}`) ?? cells.get(`c${coarse[i]}`) ?? cells.get('all')!;
-      return cell[0] / cell[1];
-    };
-    let modelError = 0;
-    let baseError = 0;
-    let total = 0;
-    let t = 0;
-    live.forEach((h, i) => {
-      if (!isTest[i]) return;
-      designRow(
-        { ...testInputs[t++]!, logPrice: logStatePrice(h, PRICE_COMPONENT[category]) },
-        fitted.incomeKnots,
-        row,
-        0,
-      );
-      let eta = 0;
-      for (let j = 0; j < P; j++) eta += fitted.beta[c]![j]! * row[j]!;
-      const y = h.spending[index]!;
-      modelError += h.weight * Math.abs(y - Math.exp(eta));
-      baseError += h.weight * Math.abs(y - cellMean(i));
-      total += h.weight;
-    });
+    const cellMean = trainingCellMeans(sample, CATEGORIES.indexOf(category));
+    const { modelError, baseError, total } = heldOutErrors(
+      sample,
+      category,
+      fitted,
+      c,
+      cellMean,
+      logStatePrice,
+    );
     if (modelError < baseError) wins++;
     lines.push(
       `| ${category} | ${money(modelError / total)} | ${money(baseError / total)} | ${(modelError / baseError).toFixed(3)} |`,
@@ -262,69 +233,94 @@ function outOfSampleTable(households: readonly Household[], logStatePrice: LogSt
   return lines.join('\n');
 }
 
+/** The live households split into training and test, with each one's fine and coarse cell key. */
+interface HoldOutSample {
+  readonly live: readonly Household[];
+  readonly isTest: readonly boolean[];
+  readonly fine: readonly string[];
+  readonly coarse: readonly string[];
+  /** Design inputs of the test households, in their order within `live`. */
+  readonly testInputs: ReturnType<typeof designInputs>;
+}
+
+/**
+ * The baseline: the training households' weighted mean spending on one category in the household's fine cell
+ * (age × income × tenure × region), else its coarse cell (without region), else overall.
+ */
+function trainingCellMeans(sample: HoldOutSample, index: number): (i: number) => number {
+  const { live, isTest, fine, coarse } = sample;
+  const cells = new Map<string, [number, number]>();
+  const add = (key: string, h: Household) => {
+    const s = cells.get(key) ?? [0, 0];
+    s[0] += h.weight * h.spending[index]!;
+    s[1] += h.weight;
+    cells.set(key, s);
+  };
+  live.forEach((h, i) => {
+    if (isTest[i]) return;
+    add(`f${fine[i]}`, h);
+    add(`c${coarse[i]}`, h);
+    add('all', h);
+  });
+  return (i: number) => {
+    const cell = cells.get(`f${fine[i]}`) ?? cells.get(`c${coarse[i]}`) ?? cells.get('all')!;
+    return cell[0] / cell[1];
+  };
+}
+
+/** Weighted absolute errors of the refitted model and of the baseline over the test households. */
+function heldOutErrors(
+  sample: HoldOutSample,
+  category: (typeof SPENDING)[number],
+  fitted: ReturnType<typeof fitModel>,
+  c: number,
+  cellMean: (i: number) => number,
+  logStatePrice: LogStatePrice,
+): { modelError: number; baseError: number; total: number } {
+  const index = CATEGORIES.indexOf(category);
+  const row = new Float64Array(P);
+  let modelError = 0;
+  let baseError = 0;
+  let total = 0;
+  let t = 0;
+  sample.live.forEach((h, i) => {
+    if (!sample.isTest[i]) return;
+    designRow(
+      { ...sample.testInputs[t++]!, logPrice: logStatePrice(h, PRICE_COMPONENT[category]) },
+      fitted.incomeKnots,
+      row,
+      0,
+    );
+    let eta = 0;
+    for (let j = 0; j < P; j++) eta += fitted.beta[c]![j]! * row[j]!;
+    const y = h.spending[index]!;
+    modelError += h.weight * Math.abs(y - Math.exp(eta));
+    baseError += h.weight * Math.abs(y - cellMean(i));
+    total += h.weight;
+  });
+  return { modelError, baseError, total };
+}
+
 /** (4) Issue 3's properties over generated profiles (fixed LCG: the same profiles on every run). */
 function propertyTable(model: SpendingModel, rpp2023: ReturnType<typeof readStateRpp>): string {
-  let seed = 20_140_101;
-  const next = () => {
-    seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0;
-    return seed / 4_294_967_296;
-  };
+  const next = lcg(20_140_101);
   const states = [...rpp2023.keys()].sort();
   const a = new Float64Array(CATEGORY_COUNT);
   const b = new Float64Array(CATEGORY_COUNT);
-  const total = (out: Float64Array) => {
-    let s = 0;
-    for (let c = 0; c < CATEGORY_INDEX.savings; c++) s += out[c]!;
-    return s;
+  const counts: PropertyCounts = {
+    finite: [0, 0],
+    deterministic: [0, 0],
+    income: [0, 0],
+    age: [0, 0],
+    size: [0, 0],
   };
-  const counts = { finite: [0, 0], deterministic: [0, 0], income: [0, 0], age: [0, 0], size: [0, 0] };
-  const check = (key: keyof typeof counts, ok: boolean) => {
+  const check = (key: keyof PropertyCounts, ok: boolean) => {
     counts[key][0]!++;
     if (!ok) counts[key][1]!++;
   };
   for (let n = 0; n < PROPERTY_PROFILES; n++) {
-    const state = states[Math.floor(next() * states.length)]!;
-    const geo: Geography = {
-      level: 'state',
-      state: null,
-      cbsa: null,
-      region: REGION_NAMES[Math.floor(next() * 4)]!,
-      urban: next() < 0.8,
-      rpp: rpp2023.get(state)!,
-      rppScope: 'state',
-    };
-    const members = next() < 0.1 ? undefined : 1 + Math.floor(next() * 9);
-    // Most clients will not send a household type; one member is always single_or_other (the contract).
-    const type = HOUSEHOLD_TYPES[Math.floor(next() * HOUSEHOLD_TYPES.length)]!;
-    const profile: Profile = {
-      net_annual_income: Math.round(Math.exp(Math.log(5_000) + next() * Math.log(100))),
-      age: next() < 0.1 ? undefined : 18 + Math.floor(next() * 72),
-      household_members: members,
-      is_homeowner: next() < 0.1 ? undefined : next() < 0.6,
-      household_type: next() < 0.5 ? undefined : members === 1 ? 'single_or_other' : type,
-    };
-    model.predict(profile, geo, a);
-    check(
-      'finite',
-      a.every((v) => Number.isFinite(v) && v >= 0),
-    );
-    model.predict({ net_annual_income: 50_000 }, geo, b);
-    model.predict(profile, geo, b);
-    check(
-      'deterministic',
-      a.every((v, c) => v === b[c]),
-    );
-    const base = total(a);
-    model.predict({ ...profile, net_annual_income: profile.net_annual_income * 1.05 }, geo, b);
-    check('income', total(b) > base);
-    if (profile.age !== undefined) {
-      model.predict({ ...profile, age: profile.age + 1 }, geo, b);
-      check('age', Math.abs(total(b) / base - 1) < 0.06);
-    }
-    if (profile.household_members !== undefined) {
-      model.predict({ ...profile, household_members: profile.household_members + 1 }, geo, b);
-      check('size', Math.abs(total(b) / base - 1) < 0.3);
-    }
+    const { profile, geo } = randomProfile(next, states, rpp2023);
+    checkProperties(model, profile, geo, [a, b], check);
   }
   const rows: [keyof typeof counts, string][] = [
     ['finite', 'all 38 outputs finite and ≥ 0'],
@@ -340,6 +336,86 @@ function propertyTable(model: SpendingModel, rpp2023: ReturnType<typeof readStat
     '|---|--:|--:|',
     ...rows.map(([key, label]) => `| ${label} | ${counts[key][0]} | ${counts[key][1]} |`),
   ].join('\n');
+}
+
+/** Property → [checks, failures]. */
+type PropertyCounts = Record<'finite' | 'deterministic' | 'income' | 'age' | 'size', [number, number]>;
+
+/** A fixed linear congruential generator of numbers in [0, 1): the same sequence on every run. */
+function lcg(start: number): () => number {
+  let seed = start;
+  return () => {
+    seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0;
+    return seed / 4_294_967_296;
+  };
+}
+
+/** One generated profile and its geography (the order of the draws fixes the sequence; keep it). */
+function randomProfile(
+  next: () => number,
+  states: readonly string[],
+  rpp2023: ReturnType<typeof readStateRpp>,
+): { profile: Profile; geo: Geography } {
+  const state = states[Math.floor(next() * states.length)]!;
+  const geo: Geography = {
+    level: 'state',
+    state: null,
+    cbsa: null,
+    region: REGION_NAMES[Math.floor(next() * 4)]!,
+    urban: next() < 0.8,
+    rpp: rpp2023.get(state)!,
+    rppScope: 'state',
+  };
+  const members = next() < 0.1 ? undefined : 1 + Math.floor(next() * 9);
+  // Most clients will not send a household type; one member is always single_or_other (the contract).
+  const type = HOUSEHOLD_TYPES[Math.floor(next() * HOUSEHOLD_TYPES.length)]!;
+  const profile: Profile = {
+    net_annual_income: Math.round(Math.exp(Math.log(5_000) + next() * Math.log(100))),
+    age: next() < 0.1 ? undefined : 18 + Math.floor(next() * 72),
+    household_members: members,
+    is_homeowner: next() < 0.1 ? undefined : next() < 0.6,
+    household_type: next() < 0.5 ? undefined : members === 1 ? 'single_or_other' : type,
+  };
+  return { profile, geo };
+}
+
+/** Total spending (all categories before savings). */
+function totalSpending(out: Float64Array): number {
+  let s = 0;
+  for (let c = 0; c < CATEGORY_INDEX.savings; c++) s += out[c]!;
+  return s;
+}
+
+/** Checks the five properties on one profile; `a` and `b` are scratch outputs. */
+function checkProperties(
+  model: SpendingModel,
+  profile: Profile,
+  geo: Geography,
+  [a, b]: [Float64Array, Float64Array],
+  check: (key: keyof PropertyCounts, ok: boolean) => void,
+): void {
+  model.predict(profile, geo, a);
+  check(
+    'finite',
+    a.every((v) => Number.isFinite(v) && v >= 0),
+  );
+  model.predict({ net_annual_income: 50_000 }, geo, b);
+  model.predict(profile, geo, b);
+  check(
+    'deterministic',
+    a.every((v, c) => v === b[c]),
+  );
+  const base = totalSpending(a);
+  model.predict({ ...profile, net_annual_income: profile.net_annual_income * 1.05 }, geo, b);
+  check('income', totalSpending(b) > base);
+  if (profile.age !== undefined) {
+    model.predict({ ...profile, age: profile.age + 1 }, geo, b);
+    check('age', Math.abs(totalSpending(b) / base - 1) < 0.06);
+  }
+  if (profile.household_members !== undefined) {
+    model.predict({ ...profile, household_members: profile.household_members + 1 }, geo, b);
+    check('size', Math.abs(totalSpending(b) / base - 1) < 0.3);
+  }
 }
 
 /** The two example profiles of issue 3, resolved through the real geography tables. */

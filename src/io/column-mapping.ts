@@ -80,7 +80,13 @@ export function parseColumnMap(json: unknown, source: string): ColumnMap {
     if (key !== 'columns' && key !== 'booleans')
       fail(`unknown key "${key}" (expected "columns" or "booleans")`);
   }
-  const columns = json.columns ?? {};
+  const columns = checkColumns(json.columns ?? {}, fail);
+  const booleans = checkBooleans(json.booleans ?? DEFAULT_COLUMN_MAP.booleans, fail);
+  return { columns, booleans };
+}
+
+/** The "columns" part: each input column names a contract field, and no field is named twice. */
+function checkColumns(columns: unknown, fail: (why: string) => never): Record<string, string> {
   if (!isPlainObject(columns))
     return fail('"columns" must be an object of input column name → contract field name');
   const targets = new Set<string>();
@@ -93,7 +99,11 @@ export function parseColumnMap(json: unknown, source: string): ColumnMap {
     if (targets.has(target as string)) fail(`"columns" maps two input columns to "${target}"`);
     targets.add(target as string);
   }
-  const booleans = json.booleans ?? DEFAULT_COLUMN_MAP.booleans;
+  return columns as Record<string, string>;
+}
+
+/** The "booleans" part: two non-empty word lists with no word in both. */
+function checkBooleans(booleans: unknown, fail: (why: string) => never): ColumnMap['booleans'] {
   const truthy = isPlainObject(booleans) ? booleans.true : undefined;
   const falsy = isPlainObject(booleans) ? booleans.false : undefined;
   if (!isWordList(truthy) || !isWordList(falsy)) {
@@ -101,7 +111,7 @@ export function parseColumnMap(json: unknown, source: string): ColumnMap {
   }
   const clash = truthy.find((word) => falsy.includes(word));
   if (clash !== undefined) fail(`"booleans": "${clash}" is listed as both true and false`);
-  return { columns: columns as Record<string, string>, booleans: { true: truthy, false: falsy } };
+  return { true: truthy, false: falsy };
 }
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
