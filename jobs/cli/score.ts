@@ -11,6 +11,7 @@ import { resolve } from 'node:path';
 import { type Logger, pino } from 'pino';
 import type { Argv, CommandModule, InferredOptionTypes } from 'yargs';
 import { oneOffOptions, runOneOff } from '../../src/cli/one-off.js';
+import { checkScoreKey } from '../../src/engine/create-engine.js';
 import { DEFAULT_MAX_OUTAGE_MS } from '../../src/remote/outage-breaker.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/remote/retry-policy.js';
 import { DEFAULT_ENGINE_MODULE } from '../score/engine-spec.js';
@@ -260,6 +261,7 @@ async function startScorer(argv: ScoreArgs, layout: OutputLayout, logger: Logger
     return WorkerPool.start(workers, { engine, layout }, true);
   }
   if (argv['api-url'] === undefined) throw new Error('--engine remote needs --api-url');
+  checkScoreKey(scoreKey);
   const apiKey = argv['api-key'] ?? process.env.OUTLAY_API_KEY;
   if (apiKey === undefined || apiKey === '')
     throw new Error('--engine remote needs --api-key or env OUTLAY_API_KEY');

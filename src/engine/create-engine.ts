@@ -109,11 +109,14 @@ function rejected(body: unknown): { ok: false; error: InvalidRequestBody } {
   return validation;
 }
 
-/** The main score key replaces `OUTLAY` in score responses, so it must not collide with the other two keys. */
 /** Names every object inherits (`__proto__`, `constructor`…): as a response key the score would be lost. */
 const INHERITED_NAMES = new Set(Object.getOwnPropertyNames(Object.prototype));
 
-function checkScoreKey(key: string): string {
+/**
+ * The main score key replaces `OUTLAY` in score responses, so it must not collide with the other two keys
+ * nor with a name every object inherits. Exported for remote mode, which reads the score under this key.
+ */
+export function checkScoreKey(key: string): string {
   if (key.length === 0 || key === PSA_KEY || key === SAVINGS_SCORE_KEY) {
     throw new Error(
       `invalid score key ${JSON.stringify(key)}: it must be non-empty and differ from "${PSA_KEY}" and "${SAVINGS_SCORE_KEY}"`,
@@ -121,7 +124,7 @@ function checkScoreKey(key: string): string {
   }
   if (INHERITED_NAMES.has(key))
     throw new Error(
-      `outlay: invalid score key ${JSON.stringify(key)}: it is a name every JavaScript object inherits`,
+      `invalid score key ${JSON.stringify(key)}: it is a name every JavaScript object inherits`,
     );
   return key;
 }

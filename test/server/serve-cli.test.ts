@@ -20,7 +20,7 @@ const BODY = JSON.stringify({ demographics: { zip: '94110', net_annual_income: 9
 let dir: string;
 let child: ChildProcess | undefined;
 beforeAll(() => {
-  if (!existsSync(join(PACKAGE_ROOT, 'dist', 'src', 'cli', 'main.js')))
+  if (!existsSync(join(PACKAGE_ROOT, 'dist', 'jobs', 'cli', 'main.js')))
     throw new Error('run `npm run build` first');
 });
 afterEach(async () => {
