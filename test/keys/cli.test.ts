@@ -29,7 +29,7 @@ async function outlay(...args: string[]): Promise<{ code: number; stdout: string
 
 let keysFile: string;
 beforeAll(() => {
-  if (!existsSync(join(PACKAGE_ROOT, 'dist', 'src', 'cli', 'main.js')))
+  if (!existsSync(join(PACKAGE_ROOT, 'dist', 'jobs', 'cli', 'main.js')))
     throw new Error('run `npm run build` first');
 });
 beforeEach(async () => {

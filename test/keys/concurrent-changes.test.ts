@@ -121,7 +121,7 @@ function expectAudited(lines: string[], race: Race): void {
 }
 
 beforeAll(() => {
-  if (!existsSync(join(PACKAGE_ROOT, 'dist', 'src', 'cli', 'main.js')))
+  if (!existsSync(join(PACKAGE_ROOT, 'dist', 'jobs', 'cli', 'main.js')))
     throw new Error('run `npm run build` first');
 });
 
