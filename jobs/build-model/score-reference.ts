@@ -25,9 +25,10 @@ import type { CensusRegion, Geography } from '../../src/geo/types.js';
 import { DEFAULT_MODEL_PATH, loadSpendingModel } from '../../src/model/load.js';
 import type { SpendingModel } from '../../src/model/types.js';
 import { PACKAGE_ROOT } from '../../src/paths.js';
+import { DEFAULT_SCORE_REFERENCE_PATH } from '../../src/runtime/load-engine.js';
 import { POPULATION_DIR, Population, type PopulationHousehold } from '../../src/sample/population.js';
 
-export const SCORE_REFERENCE_PATH = join(PACKAGE_ROOT, 'data', 'model', 'score-reference.json');
+export const SCORE_REFERENCE_PATH = DEFAULT_SCORE_REFERENCE_PATH;
 export const SCORE_REFERENCE_COMMAND = 'npm run build && node dist/jobs/build-model/score-reference.js';
 const SCORE_REFERENCE_VERSION = '1.0.0';
 

@@ -35,6 +35,12 @@ const scoreOptions = {
     describe:
       'One-off requests only, where scores ignore it; a batch file is annual and refuses any other period',
   },
+  explain: {
+    type: 'boolean',
+    default: false,
+    describe:
+      'One-off requests only: print the score with its details, as POST /v1.0/scores/generate?explain=true',
+  },
   out: { type: 'string', default: 'out', describe: 'Output directory' },
   format: { choices: ['csv', 'arrow'] as const, describe: "Scored file format (default: the input's)" },
   engine: {
@@ -125,7 +131,7 @@ export const scoreCommand: CommandModule<object, ScoreArgs> = {
       process.exitCode = await runOneOff(
         'score',
         { json: argv.json, file: argv.input },
-        { period: argv.period, scoreKey: argv['score-key'] },
+        { period: argv.period, scoreKey: argv['score-key'], explain: argv.explain },
       );
       return;
     }
@@ -144,6 +150,8 @@ async function runBatch(argv: ScoreArgs): Promise<number> {
       `score: --period ${argv.period} applies to one-off requests (--json or a .json file); a batch's budget and model amounts are annual`,
     );
   }
+  if (argv.explain)
+    throw new Error('score: --explain applies to one-off requests (--json or a .json file), not to a batch');
   const maxRejectRate = rateOption('--max-reject-rate', argv['max-reject-rate']);
   const logger = pino({ level: argv['log-level'], base: { command: 'score' } }, pino.destination(2));
   logger.info(startFields(argv, maxRejectRate), 'score job started');

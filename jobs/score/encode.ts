@@ -68,8 +68,11 @@ export interface EncodedBatch {
 
 export const cellText = (cell: Cell): string => (cell === null || cell === undefined ? '' : String(cell));
 
+/** What the scored files write of a household: its figures but the model's unrounded amounts. */
+export type WrittenFigures = Omit<HouseholdFigures, 'modeled'>;
+
 export type RowOutcome =
-  | { readonly ok: true; readonly value: HouseholdFigures; readonly demographics: Record<string, unknown> }
+  | { readonly ok: true; readonly value: WrittenFigures; readonly demographics: Record<string, unknown> }
   | { readonly ok: false; readonly errors: readonly ErrorItem[]; readonly reason?: string };
 
 /** A reject's stable category for the summary: the first error's field and rule. */
@@ -131,7 +134,7 @@ export class BatchEncoder {
   }
 
   /** A scored row; `demographics` are the request's, read for the summary before the next row. */
-  addScored(index: number, figures: HouseholdFigures, demographics: Record<string, unknown>): void {
+  addScored(index: number, figures: WrittenFigures, demographics: Record<string, unknown>): void {
     const k = this.scored++;
     this.scoredIndex[k] = index;
     const { budget, model, geography, scoreValues } = figures;

@@ -22,6 +22,8 @@ export interface OneOffSource {
 export interface OneOffOptions {
   readonly period: Period;
   readonly scoreKey: string;
+  /** Score only: print the answer of `?explain=true`, with its `details` (docs/scores.md). */
+  readonly explain?: boolean | undefined;
 }
 
 /** The options shared by the one-off commands, for reuse by any command that dispatches to `runOneOff`. */
@@ -63,7 +65,7 @@ export async function runOneOff(
   // Loaded on use: `outlay score` shares these options but its batch job loads engines in its workers.
   const { loadEngine } = await import('../runtime/load-engine.js');
   const engine = await loadEngine({ scoreKey: options.scoreKey });
-  const result = run(engine, operation, body.value, options.period);
+  const result = run(engine, operation, body.value, options);
   return result.ok ? print(result.value, 0) : print(result.error, 2);
 }
 
@@ -87,7 +89,8 @@ export function oneOffCommand(
   };
 }
 
-function run(engine: Engine, operation: OneOffOperation, body: unknown, period: Period) {
+function run(engine: Engine, operation: OneOffOperation, body: unknown, options: OneOffOptions) {
+  const { period } = options;
   switch (operation) {
     case 'budget': {
       const result = engine.budget(body);
@@ -103,7 +106,7 @@ function run(engine: Engine, operation: OneOffOperation, body: unknown, period: 
     }
     case 'score':
       // PSA is monthly by definition and scores are ratios, so a period changes nothing in a score.
-      return engine.score(body);
+      return options.explain === true ? engine.explainedScore(body) : engine.score(body);
   }
 }
 

@@ -2,6 +2,8 @@
  * Request and response schemas, defined once. Types, runtime validation (src/contract/validate.ts),
  * the OpenAPI document and CSV columns are all derived from these.
  */
+
+import { DEFAULT_STRESS_MULTIPLIER } from '../engine/lending.js';
 import Type, { type Static, type TSchema } from '../vendor/typebox.js';
 import { CATEGORIES, type Category } from './categories.js';
 import { LIMITS } from './limits.js';
@@ -70,8 +72,58 @@ export const GivenBudget = Type.Object(
   { additionalProperties: false },
 );
 
+/** The score's bases: which amount of a stated category the PSA subtracts (docs/scores.md). */
+export const BASES = ['stated', 'benchmark'] as const;
+export type Basis = (typeof BASES)[number];
+
+/** A request's optional `loan`: the proposed payment, and optionally the lender's own stress multiplier. */
+export const LoanRequest = Type.Object(
+  {
+    monthly_payment: Type.Number({
+      minimum: 0,
+      maximum: LIMITS.amountMax,
+      description: 'The proposed loan payment, monthly.',
+    }),
+    stress_multiplier: Type.Optional(
+      Type.Number({
+        minimum: 1,
+        maximum: 10,
+        description: `The payment is assessed at this multiple of itself (default ${DEFAULT_STRESS_MULTIPLIER}; docs/scores.md).`,
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type LoanRequest = Static<typeof LoanRequest>;
+
+/** A request's optional `options`. */
+export const ScoreOptions = Type.Object(
+  {
+    basis: Type.Optional(
+      Type.Enum(BASES, {
+        type: 'string',
+        description:
+          '"stated" (default): stated amounts as sent. "benchmark": each stated category at the greater of ' +
+          'its stated amount and what peers spend (median for basics, 25th percentile for discretionary ' +
+          'spending, housing as stated).',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ScoreOptions = Static<typeof ScoreOptions>;
+
+/**
+ * A request: the household, its fixed expenses, and for the score a proposed loan and the options of its
+ * basis (docs/scores.md), which budgets and models ignore.
+ */
 export const OperationRequest = Type.Object(
-  { demographics: Demographics, budget: Type.Optional(GivenBudget) },
+  {
+    demographics: Demographics,
+    budget: Type.Optional(GivenBudget),
+    loan: Type.Optional(LoanRequest),
+    options: Type.Optional(ScoreOptions),
+  },
   { additionalProperties: false },
 );
 

@@ -10,7 +10,9 @@ import type { Demographics, ErrorItem, InvalidRequestBody, OperationRequest } fr
 import {
   Demographics as DemographicsSchema,
   GivenBudget,
+  LoanRequest,
   OperationRequest as OperationRequestSchema,
+  ScoreOptions,
   ZIP_PATTERN,
 } from './schemas.js';
 
@@ -81,6 +83,8 @@ const RULE_ERRORS =
   (Object.keys(OperationRequestSchema.properties).length +
     Object.keys(DemographicsSchema.properties).length +
     Object.keys(GivenBudget.properties).length +
+    Object.keys(LoanRequest.properties).length +
+    Object.keys(ScoreOptions.properties).length +
     1);
 
 const keyCount = (value: unknown): number =>
@@ -94,10 +98,16 @@ const keyCount = (value: unknown): number =>
  * body's size (the server's bodyLimit) bounds the keys.
  */
 function errorCapacity(body: unknown): number {
-  const request = body as { demographics?: unknown; budget?: unknown } | null;
-  const nested = typeof request === 'object' && request !== null;
+  const request = body as Record<keyof OperationRequest, unknown> | null;
+  if (typeof request !== 'object' || request === null) return RULE_ERRORS;
+  const { demographics, budget, loan, options } = request;
   return (
-    RULE_ERRORS + keyCount(body) + (nested ? keyCount(request.demographics) + keyCount(request.budget) : 0)
+    RULE_ERRORS +
+    keyCount(body) +
+    keyCount(demographics) +
+    keyCount(budget) +
+    keyCount(loan) +
+    keyCount(options)
   );
 }
 
@@ -216,9 +226,17 @@ function fieldChecks(section: TObject): ReadonlyMap<string, FieldCheck> {
 }
 
 const SECTION_FIELDS = { demographics: fieldChecks(DemographicsSchema), budget: fieldChecks(GivenBudget) };
-// The two sections must be all of a request: a field beside them would go unchecked here.
-if (Object.keys(OperationRequestSchema.properties).sort().join() !== 'budget,demographics')
-  throw new Error('fixed-shape check: the request has fields other than demographics and budget');
+/**
+ * The request's fields a batch row never has: the score's `loan` and `options`, both optional, so a body of
+ * the two sections alone is a whole request. Any other field beside the sections would go unchecked here.
+ */
+const NOT_IN_BATCH_ROWS = ['loan', 'options'];
+if (
+  Object.keys(OperationRequestSchema.properties).sort().join() !==
+    ['budget', 'demographics', ...NOT_IN_BATCH_ROWS].sort().join() ||
+  NOT_IN_BATCH_ROWS.some((name) => (OperationRequestSchema.required as string[]).includes(name))
+)
+  throw new Error('fixed-shape check: the request has fields other than its sections and optional ones');
 const REQUIRED_FIELDS = [...SECTION_FIELDS.demographics.values(), ...SECTION_FIELDS.budget.values()].filter(
   (field) => field.required,
 ).length;

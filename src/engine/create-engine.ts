@@ -11,28 +11,35 @@ import {
   type InvalidRequestBody,
   PSA_KEY,
   SAVINGS_SCORE_KEY,
+  type ScoreResponse,
 } from '../contract/schemas.js';
 import { checkRequest, type ValidRequest, validateRequest } from '../contract/validate.js';
 import type { GeoResolver } from '../geo/types.js';
 import type { SpendingModel } from '../model/types.js';
 import { evaluationSteps } from './evaluation.js';
+import type { ScoreParts } from './index-score.js';
 import { categoryRecord, fixedKeyRecord } from './record.js';
 import { scoreTexts } from './score.js';
-import type { EngineConfig, HouseholdFigures, LocalEngine, Result } from './types.js';
+import { scoreDetails, writeBasisScoreValues } from './score-details.js';
+import type { ScoreReference } from './score-reference.js';
+import type { EngineConfig, ExplainedScore, HouseholdFigures, LocalEngine, Result } from './types.js';
 
 export interface EngineParts {
   readonly model: SpendingModel;
   readonly geo: GeoResolver;
+  /** The score reference built with this model, for explained scores (none: they refuse). */
+  readonly reference?: ScoreReference | undefined;
   readonly config?: Partial<EngineConfig> | undefined;
 }
 
-export function createEngine({ model, geo, config }: EngineParts): LocalEngine {
+export function createEngine({ model, geo, reference, config }: EngineParts): LocalEngine {
   const scoreKey = checkScoreKey(config?.scoreKey ?? DEFAULT_SCORE_KEY);
   const { buffers, readFixedExpenses, predict, allocate, score } = evaluationSteps(model);
   const scoreRecord = fixedKeyRecord([PSA_KEY, scoreKey, SAVINGS_SCORE_KEY]);
   const figures: { -readonly [K in keyof HouseholdFigures]: HouseholdFigures[K] } = {
     budget: buffers.budget,
     model: buffers.model,
+    modeled: buffers.modeled,
     scoreValues: buffers.scoreValues,
     // Set by every call; any geography will do until the first.
     geography: geo.resolve(''),
@@ -52,6 +59,8 @@ export function createEngine({ model, geo, config }: EngineParts): LocalEngine {
     const geography = geo.resolve(demographics.zip);
     const fillableWeight = predict(demographics, geography);
     score(netIncome, allocate(netIncome, givenWhole, fillableWeight));
+    if (request.options?.basis === 'benchmark')
+      writeBasisScoreValues(scorePartsOf(request, figures), 'benchmark', figures.scoreValues);
     figures.geography = geography;
     return figures;
   }
@@ -83,6 +92,7 @@ export function createEngine({ model, geo, config }: EngineParts): LocalEngine {
       if (!evaluated.ok) return evaluated;
       return { ok: true, value: scoreRecord(scoreTexts(evaluated.value.scoreValues)) };
     },
+    explainedScore: scoreExplainer({ model, reference, householdFiguresOf, scoreRecord }),
     household(body) {
       const evaluated = householdFigures(body);
       if (!evaluated.ok) return evaluated;
@@ -99,6 +109,42 @@ export function createEngine({ model, geo, config }: EngineParts): LocalEngine {
     },
     householdFigures,
     householdFiguresOf,
+  };
+}
+
+/** The explanations' view of a request just evaluated: its stated amounts and the model's. */
+function scorePartsOf(request: ValidRequest, figures: HouseholdFigures): ScoreParts {
+  const { demographics, budget } = request;
+  return { netIncome: demographics.net_annual_income, stated: budget ?? {}, peers: figures.modeled };
+}
+
+interface ExplainerParts {
+  readonly model: SpendingModel;
+  readonly reference: ScoreReference | undefined;
+  householdFiguresOf(request: ValidRequest): HouseholdFigures;
+  scoreRecord(texts: readonly string[]): ScoreResponse;
+}
+
+/** `Engine.explainedScore` over the engine's own evaluation. */
+function scoreExplainer(parts: ExplainerParts): (body: unknown) => Result<ExplainedScore> {
+  const { model, reference } = parts;
+  return (body) => {
+    const request = checkRequest(body);
+    if (request === undefined) return rejected(body);
+    if (reference === undefined)
+      throw new Error(
+        `outlay: no score reference for model ${model.version}: explained scores need one built with it`,
+      );
+    const figures = parts.householdFiguresOf(request);
+    const details = scoreDetails({
+      parts: scorePartsOf(request, figures),
+      reference,
+      geoLevel: figures.geography.level,
+      modelVersion: model.version,
+      basis: request.options?.basis,
+      loan: request.loan,
+    });
+    return { ok: true, value: { ...parts.scoreRecord(scoreTexts(figures.scoreValues)), details } };
   };
 }
 

@@ -16,6 +16,8 @@ export interface EvaluationBuffers {
   readonly budget: Float64Array;
   /** The modeled amounts in whole units. */
   readonly model: Float64Array;
+  /** The model's amounts unrounded, every category (`SpendingModel.predict`). */
+  readonly modeled: Float64Array;
   readonly scoreValues: Float64Array;
 }
 
@@ -35,13 +37,14 @@ export interface EvaluationSteps {
 }
 
 export function evaluationSteps(model: SpendingModel): EvaluationSteps {
-  // The request's fixed expenses (read where `isGiven` is 1) and the model's unrounded amounts.
+  // The request's fixed expenses (read where `isGiven` is 1).
   const given = new Float64Array(CATEGORY_COUNT);
   const isGiven = new Uint8Array(CATEGORY_COUNT);
   const modeled = new Float64Array(CATEGORY_COUNT);
   const buffers: EvaluationBuffers = {
     budget: new Float64Array(CATEGORY_COUNT),
     model: new Float64Array(CATEGORY_COUNT),
+    modeled,
     scoreValues: new Float64Array(3),
   };
   const { scoreValues } = buffers;

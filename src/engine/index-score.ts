@@ -60,6 +60,9 @@ export function indexPoints(psa: number, savings: number, netIncome: number): nu
   return roundHalfAwayFromZero(800 + (1000 * (12 * psa - savings)) / netIncome) / 10;
 }
 
+/** An index clamped to 0–100: the score it is the unclamped form of. */
+export const clampedScore = (index: number): number => Math.min(100, Math.max(0, index));
+
 export interface Indices {
   /** The PSA, monthly, whole units. */
   readonly psa: number;

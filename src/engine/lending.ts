@@ -4,7 +4,7 @@
  * APRA's prudential guide APG 223 assesses serviceability by a net income surplus. The stress buffer
  * and its reasoning are in docs/scores.md ("Lender mode").
  */
-import { indexPoints } from './index-score.js';
+import { clampedScore, indexPoints } from './index-score.js';
 import { roundHalfAwayFromZero } from './rounding.js';
 
 /**
@@ -55,6 +55,6 @@ export function lendingOf(psa: number, netIncome: number, loan: Loan): Lending {
     stressedPayment: roundHalfAwayFromZero(stressed),
     surplus,
     index,
-    score: Math.min(100, Math.max(0, index)),
+    score: clampedScore(index),
   };
 }

@@ -3,17 +3,14 @@
  * with a proposed loan, lender mode. The shapes are defined once here (TypeBox), for the response's
  * `details`, the request's `loan` and `options`, and the OpenAPI document.
  */
-import { LIMITS } from '../contract/limits.js';
+import { BASES, type Basis, type LoanRequest } from '../contract/schemas.js';
 import type { GeoLevel } from '../geo/types.js';
 import Type, { type Static } from '../vendor/typebox.js';
 import { expenseFlags, heldToBenchmarks, meanStandIn, type PeerBenchmarks } from './benchmark.js';
-import { indicesOf, type ScoreParts, statedSpending } from './index-score.js';
-import { DEFAULT_STRESS_MULTIPLIER, lendingOf } from './lending.js';
+import { clampedScore, indicesOf, type ScoreParts, statedSpending } from './index-score.js';
+import { lendingOf } from './lending.js';
 import { lendingReasons, type Reason, savingsReasons, scoreReasonCodes, scoreReasons } from './reasons.js';
 import { percentileOf, type ScoreReference } from './score-reference.js';
-
-export const BASES = ['stated', 'benchmark'] as const;
-export type Basis = (typeof BASES)[number];
 
 /**
  * The score profiles: `standard` scores the profile as sent; `fair-lending` scores it without age and
@@ -21,43 +18,6 @@ export type Basis = (typeof BASES)[number];
  */
 export const SCORE_PROFILES = ['standard', 'fair-lending'] as const;
 export type ScoreProfile = (typeof SCORE_PROFILES)[number];
-
-/** A request's optional `loan`: the proposed payment, and optionally the lender's own stress multiplier. */
-export const LoanRequest = Type.Object(
-  {
-    monthly_payment: Type.Number({
-      minimum: 0,
-      maximum: LIMITS.amountMax,
-      description: 'The proposed loan payment, monthly.',
-    }),
-    stress_multiplier: Type.Optional(
-      Type.Number({
-        minimum: 1,
-        maximum: 10,
-        description: `The payment is assessed at this multiple of itself (default ${DEFAULT_STRESS_MULTIPLIER}; docs/scores.md).`,
-      }),
-    ),
-  },
-  { additionalProperties: false },
-);
-export type LoanRequest = Static<typeof LoanRequest>;
-
-/** A request's optional `options`. */
-export const ScoreOptions = Type.Object(
-  {
-    basis: Type.Optional(
-      Type.Enum(BASES, {
-        type: 'string',
-        description:
-          '"stated" (default): stated amounts as sent. "benchmark": each stated category at the greater of ' +
-          'its stated amount and what peers spend (median for basics, 25th percentile for discretionary ' +
-          'spending, housing as stated).',
-      }),
-    ),
-  },
-  { additionalProperties: false },
-);
-export type ScoreOptions = Static<typeof ScoreOptions>;
 
 const ReasonItem = Type.Object({ code: Type.String(), text: Type.String() }, { additionalProperties: false });
 
@@ -125,13 +85,29 @@ export interface DetailsInput extends ExplainOptions {
 
 const reasonItems = (reasons: readonly Reason[]) => reasons.map(({ code, text }) => ({ code, text }));
 
-/** The household as the options' basis sees it, its indices, its percentile and its benchmarks. */
-function explained(parts: ScoreParts, reference: ScoreReference, options: ExplainOptions) {
+/** The household as the options' basis sees it, its indices and its benchmarks. */
+function onBasis(parts: ScoreParts, options: ExplainOptions) {
   const benchmarks = options.benchmarks ?? meanStandIn(parts.peers);
-  const onBasis = options.basis === 'benchmark' ? heldToBenchmarks(parts, benchmarks) : parts;
-  const indices = indicesOf(onBasis, statedSpending(onBasis));
+  const basisParts = options.basis === 'benchmark' ? heldToBenchmarks(parts, benchmarks) : parts;
+  return { onBasis: basisParts, indices: indicesOf(basisParts, statedSpending(basisParts)), benchmarks };
+}
+
+/** `onBasis`, and the index's percentile. */
+function explained(parts: ScoreParts, reference: ScoreReference, options: ExplainOptions) {
+  const seen = onBasis(parts, options);
   const quantiles = options.profile === 'fair-lending' ? reference.fairLendingIndex : reference.outlayIndex;
-  return { onBasis, indices, percentile: percentileOf(quantiles, indices.index), benchmarks };
+  return { ...seen, percentile: percentileOf(quantiles, seen.indices.index) };
+}
+
+/**
+ * Writes the score response's values (`writeScoreValues`'s order and units) on a basis: the PSA and the
+ * two indices clamped to 0–100, which on the stated basis are the engine's own values.
+ */
+export function writeBasisScoreValues(parts: ScoreParts, basis: Basis, values: Float64Array): void {
+  const { indices } = onBasis(parts, { basis });
+  values[0] = indices.psa;
+  values[1] = clampedScore(indices.index);
+  values[2] = clampedScore(indices.savingsIndex);
 }
 
 /** The explanation columns the batch output carries beside the contract's, for one household. */

@@ -6,6 +6,7 @@ import type {
 } from '../contract/schemas.js';
 import type { ValidRequest } from '../contract/validate.js';
 import type { Geography, GeoLevel } from '../geo/types.js';
+import type { ScoreDetails } from './score-details.js';
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: InvalidRequestBody };
 
@@ -13,6 +14,9 @@ export interface EngineConfig {
   /** Key of the main score in score responses (default OUTLAY), for callers migrating from other services. */
   readonly scoreKey: string;
 }
+
+/** The score response with its explanation (`?explain=true`, docs/scores.md). */
+export type ExplainedScore = Readonly<Record<string, string | ScoreDetails>>;
 
 /** The geography the engine actually used, as reported in batch output. */
 export interface GeoUsed {
@@ -41,6 +45,11 @@ export interface HouseholdFigures {
   /** Modeled amounts, whole units, CATEGORIES order. */
   readonly model: Float64Array;
   /**
+   * The model's amounts unrounded, CATEGORIES order: what households like this one spend, the `peers`
+   * the score's explanations read (ScoreParts, src/engine/index-score.ts).
+   */
+  readonly modeled: Float64Array;
+  /**
    * Score response values in response order as numbers: PSA in whole units, main score and SAViNGS score
    * in points. Each is exactly `Number` of its response text, `scoreTexts` (src/engine/score.ts).
    */
@@ -59,6 +68,11 @@ export interface Engine {
   budget(body: unknown): Result<BudgetResponse>;
   model(body: unknown): Result<ModelResponse>;
   score(body: unknown): Result<ScoreResponse>;
+  /**
+   * `score` with its `details`; throws when the engine has no score reference for its model (a model
+   * other than the shipped one, loaded without a reference).
+   */
+  explainedScore(body: unknown): Result<ExplainedScore>;
   /** All three operations and the geography for one body, with one validation and one model evaluation. */
   household(body: unknown): Result<HouseholdResult>;
 }

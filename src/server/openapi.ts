@@ -17,11 +17,14 @@ import {
   ErrorMessage,
   GivenBudget,
   InvalidRequestBody,
+  LoanRequest,
   OperationRequest,
+  ScoreOptions,
 } from '../contract/schemas.js';
+import { ScoreDetails } from '../engine/score-details.js';
 import type { TSchema } from '../vendor/typebox.js';
 import { PUBLIC_PATHS } from './endpoints.js';
-import { OPERATIONS } from './operations.js';
+import { OPERATIONS, type Operation } from './operations.js';
 import { HealthStatus } from './public-schemas.js';
 
 export type OpenApiDocument = Record<string, unknown>;
@@ -44,10 +47,20 @@ function componentSchemas(scoreKey: string): Record<string, unknown> {
   const named: [string, TSchema][] = [
     ['Demographics', Demographics],
     ['GivenBudget', GivenBudget],
+    ['LoanRequest', LoanRequest],
+    ['ScoreOptions', ScoreOptions],
     ['OperationRequest', OperationRequest],
-    ...OPERATIONS.map((operation): [string, TSchema] => [
-      operation.responseName,
-      operation.responseSchema(scoreKey),
+    ['ScoreDetails', ScoreDetails],
+    ...OPERATIONS.flatMap((operation): [string, TSchema][] => [
+      [operation.responseName, operation.responseSchema(scoreKey)],
+      ...(operation.explained === undefined
+        ? []
+        : [
+            [operation.explained.responseName, operation.explained.responseSchema(scoreKey)] as [
+              string,
+              TSchema,
+            ],
+          ]),
     ]),
     ['ErrorItem', ErrorItem],
     ['InvalidRequestBody', InvalidRequestBody],
@@ -55,7 +68,16 @@ function componentSchemas(scoreKey: string): Record<string, unknown> {
     ['HealthStatus', HealthStatus],
   ];
   const names = new Map<unknown, string>(named.map(([name, schema]) => [schema, name]));
-  return Object.fromEntries(named.map(([name, schema]) => [name, toJsonSchema(schema, names, schema)]));
+  // The answer of an operation that explains itself: its plain response, or with ?explain=true its details.
+  const answers = OPERATIONS.flatMap(({ explained, responseName }) =>
+    explained === undefined
+      ? []
+      : [[`${responseName}Answer`, { oneOf: [ref(responseName), ref(explained.responseName)] }]],
+  );
+  return Object.fromEntries([
+    ...named.map(([name, schema]) => [name, toJsonSchema(schema, names, schema)]),
+    ...answers,
+  ]);
 }
 
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
@@ -138,37 +160,79 @@ export const REQUEST_EXAMPLE = {
   budget: { mortgage_and_rent: 15_000, savings: 3_000 },
 };
 
+/**
+ * The score's example: the typical applicant with a proposed loan and the default basis, which the score
+ * reads only with ?explain=true (lender mode in `details`); without it the answer is the same as without them.
+ */
+export const EXPLAINED_REQUEST_EXAMPLE = {
+  ...REQUEST_EXAMPLE,
+  loan: { monthly_payment: 250 },
+  options: { basis: 'stated' },
+};
+
+const EXPLAIN_PARAMETER = {
+  name: 'explain',
+  in: 'query',
+  required: false,
+  description:
+    '"true" adds `details` to the answer: the unclamped index, its percentile among US households, ' +
+    'reason codes, expense flags, the geography level, the model version and, with a `loan` in the ' +
+    'request, lender mode (docs/scores.md). Without it the answer is the three values alone.',
+  schema: { type: 'string', enum: ['true', 'false'], default: 'false' },
+  example: 'true',
+};
+
+/**
+ * What an operation that explains itself documents beside its plain form: the query parameter, a request
+ * example with the fields only it reads, and an answer with or without `details`.
+ */
+function explainedParts(operation: Operation) {
+  if (operation.explained === undefined)
+    return { parameters: {}, example: REQUEST_EXAMPLE, schema: ref(operation.responseName) };
+  return {
+    parameters: { parameters: [EXPLAIN_PARAMETER] },
+    example: EXPLAINED_REQUEST_EXAMPLE,
+    schema: ref(answerName(operation)),
+  };
+}
+
+const answerName = (operation: Operation) => `${operation.responseName}Answer`;
+
 function operationPaths(): Record<string, unknown> {
   return Object.fromEntries(
-    OPERATIONS.map((operation) => [
-      operation.path,
-      {
-        post: {
-          operationId: operation.operationId,
-          summary: operation.summary,
-          description: `Requires a key with the \`${operation.scope}\` scope.`,
-          tags: ['Operations'],
-          security: [{ apiKey: [] }],
-          requestBody: {
-            required: true,
-            content: { 'application/json': { schema: ref('OperationRequest'), example: REQUEST_EXAMPLE } },
-          },
-          responses: {
-            200: {
-              description: 'Success.',
-              headers: RATE_LIMIT_HEADERS,
-              content: json(ref(operation.responseName)),
+    OPERATIONS.map((operation) => {
+      const { parameters, example, schema } = explainedParts(operation);
+      return [
+        operation.path,
+        {
+          post: {
+            operationId: operation.operationId,
+            summary: operation.summary,
+            description: `Requires a key with the \`${operation.scope}\` scope.`,
+            tags: ['Operations'],
+            security: [{ apiKey: [] }],
+            ...parameters,
+            requestBody: {
+              required: true,
+              content: { 'application/json': { schema: ref('OperationRequest'), example } },
             },
-            400: responseRef('InvalidRequestBody'),
-            403: responseRef('Forbidden'),
-            413: responseRef('PayloadTooLarge'),
-            429: responseRef('TooManyRequests'),
-            500: responseRef('InternalError'),
-            503: responseRef('Overloaded'),
+            responses: {
+              200: {
+                description: 'Success.',
+                headers: RATE_LIMIT_HEADERS,
+                content: json(schema),
+              },
+              400: responseRef('InvalidRequestBody'),
+              403: responseRef('Forbidden'),
+              413: responseRef('PayloadTooLarge'),
+              429: responseRef('TooManyRequests'),
+              500: responseRef('InternalError'),
+              503: responseRef('Overloaded'),
+            },
           },
         },
-      },
-    ]),
+      ];
+    }),
   );
 }
 

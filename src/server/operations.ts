@@ -4,9 +4,10 @@
  */
 
 import { BudgetResponse, ModelResponse, scoreResponseSchema } from '../contract/schemas.js';
+import { ScoreDetails } from '../engine/score-details.js';
 import type { Engine, Result } from '../engine/types.js';
 import type { Scope } from '../keys/keys-file.js';
-import type { TSchema } from '../vendor/typebox.js';
+import Type, { type TSchema } from '../vendor/typebox.js';
 import { OPERATION_PATHS } from './endpoints.js';
 
 export interface Operation {
@@ -14,6 +15,14 @@ export interface Operation {
   readonly scope: Scope;
   readonly operationId: string;
   readonly summary: string;
+  readonly responseName: string;
+  responseSchema(scoreKey: string): TSchema;
+  run(engine: Engine, body: unknown): Result<object>;
+  /** The operation's answer with `?explain=true`, for an operation that explains itself. */
+  readonly explained?: ExplainedOperation;
+}
+
+export interface ExplainedOperation {
   readonly responseName: string;
   responseSchema(scoreKey: string): TSchema;
   run(engine: Engine, body: unknown): Result<object>;
@@ -37,6 +46,11 @@ export const OPERATIONS: readonly Operation[] = [
     responseName: 'ScoreResponse',
     responseSchema: (scoreKey) => scoreResponseSchema(scoreKey),
     run: (engine, body) => engine.score(body),
+    explained: {
+      responseName: 'ExplainedScoreResponse',
+      responseSchema: explainedScoreResponseSchema,
+      run: (engine, body) => engine.explainedScore(body),
+    },
   },
   {
     path: OPERATION_PATHS.model,
@@ -48,3 +62,11 @@ export const OPERATIONS: readonly Operation[] = [
     run: (engine, body) => engine.model(body),
   },
 ];
+
+/** The score response with `?explain=true`: its three values and their `details` (docs/scores.md). */
+function explainedScoreResponseSchema(scoreKey: string): TSchema {
+  return Type.Object(
+    { ...scoreResponseSchema(scoreKey).properties, details: ScoreDetails },
+    { additionalProperties: false },
+  );
+}

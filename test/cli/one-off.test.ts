@@ -162,3 +162,34 @@ describe.skipIf(!artifactBuilt)('runOneOff score (for the batch command to dispa
     expect(JSON.parse(printed.join(''))).toMatchObject({ message: 'Invalid request body' });
   });
 });
+
+describe.skipIf(!artifactBuilt)('outlay score --explain (binary) on the shipped artifact', async () => {
+  const engine = artifactBuilt ? await loadEngine() : undefined;
+  const loanRequest = { ...request, loan: { monthly_payment: 300 } };
+
+  it('prints the score with its details, as the library explains it, exit code 0', () => {
+    const run = outlay(['score', '--json', JSON.stringify(loanRequest), '--explain']);
+    expect(run.code).toBe(0);
+    const explained = engine!.explainedScore(loanRequest);
+    if (!explained.ok) throw new Error('the sample request must be valid');
+    expect(run.stdout).toBe(`${JSON.stringify(explained.value)}\n`);
+    expect(Object.keys(run.body() as object)).toEqual([
+      'Predicted Saving Ability',
+      'OUTLAY',
+      'SAViNGS',
+      'details',
+    ]);
+  });
+
+  it('without --explain: the plain score body, the loan read by nothing', () => {
+    const run = outlay(['score', '--json', JSON.stringify(loanRequest)]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(`${JSON.stringify((engine!.score(request) as { value: object }).value)}\n`);
+  });
+
+  it('refuses --explain for a batch file (exit code 1, message on stderr)', () => {
+    const run = outlay(['score', join(PACKAGE_ROOT, 'no-such-input.csv'), '--explain']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/--explain applies to one-off requests/);
+  });
+});

@@ -5,6 +5,7 @@ import type { OperationRequest } from '../../src/contract/schemas.js';
 import { fairLendingRequest } from '../../src/engine/fair-lending.js';
 import { ScoreDetails, scoreColumns, scoreDetails } from '../../src/engine/score-details.js';
 import { parseScoreReference, percentileOf } from '../../src/engine/score-reference.js';
+import { loadEngine, loadScoreReference } from '../../src/runtime/load-engine.js';
 import { Compile } from '../../src/vendor/typebox.js';
 import { partsOf, scoredSample, shippedParts } from './scored-sample.js';
 
@@ -90,5 +91,31 @@ describe('scoreDetails with the fair-lending profile', () => {
     });
     expect(details.profile).toBe('fair-lending');
     expect(details.percentile).toBe(percentileOf(reference.fairLendingIndex, details.index));
+  });
+});
+
+const loaded = await loadEngine();
+
+describe('the engine loaded with the shipped reference', () => {
+  it('explainedScore: the score response and the details scoreDetails gives for its parts', () => {
+    const result = loaded.explainedScore({ ...request, loan: { monthly_payment: 200 } });
+    if (!result.ok) throw new Error('rejected');
+    const { details, ...score } = result.value;
+    expect({ ok: true, value: score }).toEqual(loaded.score(request));
+    expect(details).toEqual(detailsOf({ loan: { monthly_payment: 200 } }));
+  });
+
+  it('options.basis benchmark: the contract values are the benchmark basis PSA and clamped indices', () => {
+    const result = loaded.score({ ...request, options: { basis: 'benchmark' } });
+    expect(result).toEqual({
+      ok: true,
+      value: { 'Predicted Saving Ability': '100', OUTLAY: '82.9', SAViNGS: '82.9' },
+    });
+  });
+
+  it('a reference built with another model: refused, naming both versions', async () => {
+    await expect(loadScoreReference(SCORE_REFERENCE_PATH, '9.9.9+other')).rejects.toThrow(
+      /built with model 1\.0\.0\+\w+, not the loaded model 9\.9\.9\+other/,
+    );
   });
 });

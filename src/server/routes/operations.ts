@@ -4,15 +4,40 @@
  * (its Ajv setup coerces and strips, which would accept "50000" for a number). The 200 response schema
  * only speeds up serialisation.
  */
-import type { FastifyInstance, RouteShorthandOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import { invalidRequest } from '../../contract/validate.js';
 import type { Engine } from '../../engine/types.js';
-import { OPERATIONS } from '../operations.js';
+import { OPERATIONS, type Operation } from '../operations.js';
 
 /** Fastify leaves the body undefined only when a request has neither content-type nor body. */
 const NO_BODY = invalidRequest([
   { path: '', message: 'must be a JSON object sent with content-type application/json' },
 ]);
+
+/** The operation's answer to a body: plain, or with ?explain=true its explained form. */
+function answer(engine: Engine, operation: Operation, request: FastifyRequest, reply: FastifyReply): void {
+  const explained = operation.explained === undefined ? undefined : explainRequested(request.query);
+  if (explained === undefined && operation.explained !== undefined) {
+    reply.code(400).send(BAD_EXPLAIN);
+    return;
+  }
+  const result = (explained ? operation.explained! : operation).run(engine, request.body);
+  if (!result.ok) reply.code(400).send(result.error);
+  // The route's response schema serialises the plain answer only; an explained one goes as plain JSON.
+  else if (explained) reply.serializer(JSON.stringify).send(result.value);
+  else reply.send(result.value);
+}
+
+const BAD_EXPLAIN = invalidRequest([
+  { path: '', message: 'the query parameter explain must be "true" or "false"' },
+]);
+
+/** Whether the query asks for an explanation (`explain=true`); undefined for any value but true or false. */
+function explainRequested(query: unknown): boolean | undefined {
+  const value = (query as Record<string, unknown>).explain;
+  if (value === undefined || value === 'false') return false;
+  return value === 'true' ? true : undefined;
+}
 
 export function registerOperationRoutes(app: FastifyInstance, engine: Engine): void {
   for (const operation of OPERATIONS) {
@@ -26,9 +51,7 @@ export function registerOperationRoutes(app: FastifyInstance, engine: Engine): v
         reply.code(400).send(NO_BODY);
         return;
       }
-      const result = operation.run(engine, request.body);
-      if (result.ok) reply.send(result.value);
-      else reply.code(400).send(result.error);
+      answer(engine, operation, request, reply);
     });
   }
 }
