@@ -307,10 +307,11 @@ ${OVERNIGHT_SECTION}`;
 
 /** Behaviours, not figures: the contract tests named in it pass or the suite fails. */
 const OVERNIGHT_SECTION = `
-## 7. The overnight run: stops, overlaps, resumes
+## 7. The overnight run: stops, overlaps, resumes, outages
 
 What a scheduled run does when the night brings trouble; each behaviour is a contract test through the real
-binary on real files (test/reliability/night-run.test.ts, test/jobs/merge/deploy.test.ts). docs/batch.md
+binary on real files (test/reliability/night-run.test.ts, test/jobs/merge/deploy.test.ts,
+test/remote/outage-cli.test.ts). docs/batch.md
 has the details.
 
 | trouble | behaviour | exit |
@@ -323,6 +324,10 @@ has the details.
 | a run without \`--resume\` after an interrupted \`--resume\` run | it removes the old checkpoint with the temporary files it replaces; a later \`--resume\` starts cleanly | as the run |
 | \`outlay merge\` of shards of two different files sharing a name | refused, naming the two SHA-256s | 1 |
 | CSV on standard input (\`outlay score -\`) | scored like the file; \`--resume\` refused | as the run / 1 |
+| remote mode: the server unreachable mid-run (connection refused or reset, timeouts, 502/503/504 after retries) | the whole job pauses, probes \`GET /healthz\` with backoff (250 ms up to 10 s, each probe logged), and starts the paused requests again when the server answers: no row is rejected for it, and the files equal a local run's (test/remote/outage-cli.test.ts) | as the run |
+| remote mode: the server still unreachable after \`--max-outage\` seconds (default 120) | fails; with \`--resume\` the checkpoint is kept, and \`--resume\` after the server is back gives the local run's files | 1 |
+| remote mode: no server answering at the start | refused before the first row, naming the health check; nothing published | 1 |
+| remote mode: the server throttles (429) | waited out as \`Retry-After\` asks, without using up retries; a warning at the first 429 of each window names the limit the server announced (\`RateLimit-Policy\`) | as the run |
 
 Exit codes of \`outlay score\` over a file: 0 every row scored; 3 finished with data rejects within
 \`--max-reject-rate\`; 4 reject rate exceeded; 1 infrastructure or usage failure, nothing published;
