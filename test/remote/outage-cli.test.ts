@@ -48,10 +48,10 @@ async function outputsOf(outDir: string) {
   };
 }
 
-/** POST requests the server has answered since it (re)started, from its /metrics. */
-async function requestsServed(url: string): Promise<number> {
+/** POST requests the server has answered since it (re)started, from its /metrics (on the admin listener). */
+async function requestsServed(adminUrl: string): Promise<number> {
   try {
-    const text = await (await fetch(`${url}/metrics`)).text();
+    const text = await (await fetch(`${adminUrl}/metrics`)).text();
     return [...text.matchAll(/^outlay_http_requests_total\{[^}]*method="POST"[^}]*\} ([0-9]+)$/gm)].reduce(
       (sum, match) => sum + Number(match[1]),
       0,
@@ -63,10 +63,10 @@ async function requestsServed(url: string): Promise<number> {
 
 /** Starts `outlay score` and SIGKILLs the server once it has answered enough requests; says whether the job was still running. */
 async function killServerMidRun(args: readonly string[]) {
-  const target = (await requestsServed(server.url)) + KILL_AFTER_REQUESTS;
+  const target = (await requestsServed(server.adminUrl)) + KILL_AFTER_REQUESTS;
   const child = spawnOutlay(args);
   const finished = outcomeOf(child, HANG_GUARD_MS);
-  while ((await requestsServed(server.url)) < target && child.exitCode === null) await sleep(20);
+  while ((await requestsServed(server.adminUrl)) < target && child.exitCode === null) await sleep(20);
   const runningAtKill = child.exitCode === null;
   await server.kill();
   return { finished, runningAtKill };

@@ -17,6 +17,8 @@ export interface ServeOptions {
 export interface ServeProcess {
   readonly url: string;
   readonly port: number;
+  /** The admin listener: /readyz and /metrics. */
+  readonly adminUrl: string;
   /** Everything the server wrote on stdout and stderr so far, across restarts (its pino logs). */
   output(): string;
   /** SIGKILL: no graceful shutdown, as when a machine dies. */
@@ -87,6 +89,7 @@ export async function startServe(options: ServeOptions): Promise<ServeProcess> {
   return {
     url,
     port,
+    adminUrl,
     output: () => output,
     kill: () => signalAndWait('SIGKILL'),
     restart: launch,
