@@ -36,8 +36,12 @@ const UNTHROTTLED_PER_MINUTE = 1_000_000_000;
 const FUZZ_TIMEOUT_MS = 1_200_000;
 /** Heap after GC may move by allocator noise, not by the number of requests. */
 const HEAP_GROWTH_LIMIT_BYTES = 16 * 2 ** 20;
-/** RSS after GC keeps pages the allocator has not returned; it is bounded, not flat. */
-const RSS_GROWTH_LIMIT_BYTES = 128 * 2 ** 20;
+/**
+ * RSS after GC keeps pages the allocator has not returned; it is bounded, not flat. A leak shows in the heap
+ * check above; this bound only catches runaway growth. Node 24 kept 275 MB of such pages in one CI run
+ * (the error lists now name every problem of a fuzzed body, so more short-lived garbage), Node 20 far less.
+ */
+const RSS_GROWTH_LIMIT_BYTES = 512 * 2 ** 20;
 /** Memory is compared between the end of the first thousand requests and the end of the last. */
 const WARM_UP_BODIES = 1_000;
 
