@@ -37,7 +37,7 @@ describe('benchmarks in --smoke mode', () => {
   });
 
   it.skipIf(!valgrind)(
-    "the engine's instruction count (bench/stack/engine-instructions) runs under valgrind and names the model's prediction (skipped when valgrind is not installed)",
+    "the engine's instruction count (bench/stack/engine-instructions) runs under valgrind and names a function of the spending model (skipped when valgrind is not installed)",
     { timeout: 180_000 },
     async () => {
       const cwd = await mkdtemp(join(tmpdir(), 'outlay-bench-instructions-cwd-'));
@@ -48,7 +48,8 @@ describe('benchmarks in --smoke mode', () => {
           { cwd },
         );
         expect(stdout).toMatch(/^200 evaluations \(a\), \d+ instructions each$/m);
-        expect(stdout).toMatch(/predict src\/model\/spending-model\.js/);
+        // Which of the model's functions V8 keeps apart from its callers depends on inlining; any of them will do.
+        expect(stdout).toMatch(/ src\/model\/spending-model\.js:/);
         // Nothing left behind in the caller's directory (V8's isolate log goes to the tool's scratch).
         expect(await readdir(cwd)).toEqual([]);
       } finally {
