@@ -6,6 +6,7 @@
  * Nothing is repaired: `relax_quotes` would guess where a field ends, so it stays off.
  */
 import type { CsvError, Info } from 'csv-parse';
+import type { PositionedRecord } from './positioned-parser.js';
 
 export interface Unreadable {
   /** The reject's text: where, what, what to do. */
@@ -63,30 +64,39 @@ export class CsvRecordTracker {
   };
 
   /** The header, which must be readable: a job error otherwise (none at all included). */
-  header(first: IteratorResult<{ record: string[]; info: Info }>, source: string): string[] {
-    const headerEnd = first.done ? Number.POSITIVE_INFINITY : first.value.info.bytes;
+  header(first: IteratorResult<PositionedRecord>, source: string): string[] {
+    const headerEnd = first.done ? Number.POSITIVE_INFINITY : first.value.bytes;
     const bad = this.claimBytesBefore(headerEnd);
     if (bad !== undefined)
       throw new Error(
         `${source}: the header is not valid UTF-8 (byte ${bad}); save the file as UTF-8 (with or without BOM)`,
       );
     const skip = this.skips[0];
-    if (skip !== undefined && (first.done || skip.records < first.value.info.records))
+    if (skip !== undefined && (first.done || skip.records < first.value.records))
       throw new Error(`${source}: the header ${this.describeSkip(skip)}`);
     if (first.done) throw new Error(`${source} is empty: a CSV input needs a header row`);
-    this.lastLine = first.value.info.lines;
-    this.lastEnd = first.value.info.bytes;
+    this.lastLine = first.value.lines;
+    this.lastEnd = first.value.bytes;
     return first.value.record;
   }
 
-  /** The records skipped before this one, then this one (unreadable when it holds a byte that is not UTF-8). */
-  *next(record: string[], info: Info): Iterable<CsvRecord> {
-    yield* this.skipped(info.records);
-    const bad = this.claimBytesBefore(info.bytes);
+  /**
+   * Undefined when this record stands as it is; otherwise the records that take its place: those skipped
+   * before it, then this one (unreadable when it holds a byte that is not UTF-8).
+   */
+  next(positioned: PositionedRecord): CsvRecord[] | undefined {
     const start = this.lastEnd;
-    this.lastLine = info.lines;
-    this.lastEnd = info.bytes;
-    yield bad === undefined ? record : this.notUtf8(bad, start, info.lines);
+    if (this.skips.length === 0 && (this.invalidBytes[0] ?? Number.POSITIVE_INFINITY) >= positioned.bytes) {
+      this.lastLine = positioned.lines;
+      this.lastEnd = positioned.bytes;
+      return undefined;
+    }
+    const replacing: CsvRecord[] = [...this.skipped(positioned.records)];
+    const bad = this.claimBytesBefore(positioned.bytes);
+    this.lastLine = positioned.lines;
+    this.lastEnd = positioned.bytes;
+    replacing.push(bad === undefined ? positioned.record : this.notUtf8(bad, start, positioned.lines));
+    return replacing;
   }
 
   /** Records skipped after the last one read. */

@@ -8,9 +8,9 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { pipeline, type Readable } from 'node:stream';
-import { type Info, parse } from 'csv-parse';
 import { type CsvRecord, CsvRecordTracker, type Unreadable } from './csv-records.js';
 import type { InputSource, SourceBatch } from './input-source.js';
+import { PositionedParser, type PositionedRecord } from './positioned-parser.js';
 import { Utf8Guard } from './utf8-guard.js';
 
 export async function openCsvSource(path: string, batchRows: number): Promise<InputSource> {
@@ -24,44 +24,32 @@ export async function openCsvSource(path: string, batchRows: number): Promise<In
   });
   const guard = new Utf8Guard();
   const tracker = new CsvRecordTracker(guard.invalid);
-  const parser = parse({
+  const parser = new PositionedParser({
     bom: true,
     relax_column_count: true,
     skip_empty_lines: true,
     skip_records_with_error: true,
     on_skip: tracker.onSkip,
-    info: true,
   });
   // pipeline() passes an error in any stage on to the parser, whose reader then sees it.
   pipeline(input, guard, parser, () => undefined);
-  const parsed: AsyncIterator<{ record: string[]; info: Info }> = parser[Symbol.asyncIterator]();
+  const parsed: AsyncIterator<PositionedRecord> = parser[Symbol.asyncIterator]();
   const first = await parsed.next().catch((error: unknown) => {
     throw new Error(`${name}: ${error instanceof Error ? error.message : String(error)}`);
   });
   const header = tracker.header(first, name);
 
-  async function* records(): AsyncIterable<CsvRecord> {
+  async function* batches(): AsyncIterable<SourceBatch> {
+    const batch = new BatchBuilder(batchRows, tracker);
     try {
-      for (let next = await parsed.next(); !next.done; next = await parsed.next())
-        yield* tracker.next(next.value.record, next.value.info);
+      for (let next = await parsed.next(); !next.done; next = await parsed.next()) {
+        const full = batch.add(next.value);
+        if (full !== undefined) yield* full;
+      }
     } catch (error) {
       throw new Error(`${name}: ${error instanceof Error ? error.message : String(error)}`);
     }
-    yield* tracker.end();
-  }
-
-  async function* batches(): AsyncIterable<SourceBatch> {
-    let firstRow = 1;
-    let batch = new RowBatch();
-    for await (const record of records()) {
-      batch.add(record);
-      if (batch.rows.length === batchRows) {
-        yield batch.sourceBatch(firstRow);
-        firstRow += batchRows;
-        batch = new RowBatch();
-      }
-    }
-    if (batch.rows.length > 0) yield batch.sourceBatch(firstRow);
+    yield* batch.finish();
   }
 
   return {
@@ -76,6 +64,48 @@ export async function openCsvSource(path: string, batchRows: number): Promise<In
       if (!fromStdin) input.destroy();
     },
   };
+}
+
+/** Cuts the records, with those the tracker puts in their place, into batches of `batchRows` from row 1. */
+class BatchBuilder {
+  private batch = new RowBatch();
+  private firstRow = 1;
+
+  constructor(
+    private readonly batchRows: number,
+    private readonly tracker: CsvRecordTracker,
+  ) {}
+
+  /** The batches this record completes, if it completes any. */
+  add(positioned: PositionedRecord): SourceBatch[] | undefined {
+    const replacing = this.tracker.next(positioned);
+    if (replacing === undefined) return this.addOne(positioned.record) ? [this.cut()] : undefined;
+    return this.addAll(replacing);
+  }
+
+  /** The batches left at the end of the file. */
+  finish(): SourceBatch[] {
+    const full = this.addAll([...this.tracker.end()]) ?? [];
+    return this.batch.rows.length > 0 ? [...full, this.cut()] : full;
+  }
+
+  private addAll(records: readonly CsvRecord[]): SourceBatch[] | undefined {
+    const full = records.flatMap((record) => (this.addOne(record) ? [this.cut()] : []));
+    return full.length > 0 ? full : undefined;
+  }
+
+  /** Whether the batch is full with this record. */
+  private addOne(record: CsvRecord): boolean {
+    this.batch.add(record);
+    return this.batch.rows.length === this.batchRows;
+  }
+
+  private cut(): SourceBatch {
+    const full = this.batch.sourceBatch(this.firstRow);
+    this.firstRow += this.batch.rows.length;
+    this.batch = new RowBatch();
+    return full;
+  }
 }
 
 /** A batch's rows, an unreadable record standing as an empty row with its reason beside. */

@@ -8,14 +8,18 @@
 import { isUtf8 } from 'node:buffer';
 import { Transform, type TransformCallback } from 'node:stream';
 
+/** Bytes a sequence starting with `lead` takes (1 for ASCII, a continuation byte or an invalid lead). */
+function sequenceLength(lead: number): number {
+  if (lead >= 0xf0) return 4;
+  if (lead >= 0xe0) return 3;
+  return lead >= 0xc0 ? 2 : 1;
+}
+
 /** Length of an incomplete multi-byte sequence at the end of `bytes` (0–3), to check with the next chunk. */
 function incompleteTail(bytes: Buffer): number {
   for (let back = 1; back <= Math.min(3, bytes.length); back++) {
     const byte = bytes[bytes.length - back]!;
-    if ((byte & 0xc0) !== 0x80) {
-      const needed = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
-      return needed > back ? back : 0;
-    }
+    if ((byte & 0xc0) !== 0x80) return sequenceLength(byte) > back ? back : 0;
   }
   return 0;
 }
@@ -32,25 +36,26 @@ function sequenceOf(lead: number): { length: number; low: number; high: number }
   return undefined;
 }
 
+/** Length of the valid sequence starting at `i` (1 for ASCII), or 0 when the byte there starts none. */
+function validSequenceAt(bytes: Uint8Array, i: number): number {
+  const lead = bytes[i]!;
+  if (lead < 0x80) return 1;
+  const sequence = sequenceOf(lead);
+  if (sequence === undefined || i + sequence.length > bytes.length) return 0;
+  const second = bytes[i + 1]!;
+  if (second < sequence.low || second > sequence.high) return 0;
+  for (let k = 2; k < sequence.length; k++) if ((bytes[i + k]! & 0xc0) !== 0x80) return 0;
+  return sequence.length;
+}
+
 /** Offsets (within `bytes`) of the first byte of each invalid sequence. */
 export function invalidUtf8Offsets(bytes: Uint8Array): number[] {
   const offsets: number[] = [];
   let i = 0;
   while (i < bytes.length) {
-    const lead = bytes[i]!;
-    if (lead < 0x80) {
-      i++;
-      continue;
-    }
-    const sequence = sequenceOf(lead);
-    let valid = sequence !== undefined && i + sequence.length <= bytes.length;
-    if (valid) {
-      const second = bytes[i + 1]!;
-      valid = second >= sequence!.low && second <= sequence!.high;
-      for (let k = 2; valid && k < sequence!.length; k++) valid = (bytes[i + k]! & 0xc0) === 0x80;
-    }
-    if (valid) i += sequence!.length;
-    else offsets.push(i++);
+    const length = validSequenceAt(bytes, i);
+    if (length === 0) offsets.push(i++);
+    else i += length;
   }
   return offsets;
 }
