@@ -110,17 +110,22 @@ async function until(path: string): Promise<void> {
     await new Promise((r) => setTimeout(r, 20));
 }
 
-describe('deploy/run-shard.sh', () => {
+/** A fresh directory holding the stand-in `outlay` for each test, handed to `use`, removed after it. */
+function withFakeOutlay(prefix: string, use: (dir: string) => void): void {
   let dir: string;
-
   beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'outlay-run-shard-'));
+    dir = await mkdtemp(join(tmpdir(), prefix));
     await writeFile(join(dir, 'outlay'), FAKE_OUTLAY);
     await chmod(join(dir, 'outlay'), 0o755);
+    use(dir);
   });
+  afterEach(() => rm(dir, { recursive: true, force: true }));
+}
 
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
+describe('deploy/run-shard.sh', () => {
+  let dir: string;
+  withFakeOutlay('outlay-run-shard-', (made) => {
+    dir = made;
   });
 
   const shardEnv = () => ({
@@ -190,15 +195,8 @@ describe('deploy/run-shard.sh', () => {
 
 describe('deploy/run-merge.sh', () => {
   let dir: string;
-
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'outlay-run-merge-'));
-    await writeFile(join(dir, 'outlay'), FAKE_OUTLAY);
-    await chmod(join(dir, 'outlay'), 0o755);
-  });
-
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
+  withFakeOutlay('outlay-run-merge-', (made) => {
+    dir = made;
   });
 
   const runMerge = () =>
