@@ -2,10 +2,10 @@
 # One shard of a sharded `outlay score` run, for any array scheduler. The shard index comes from
 # JOB_COMPLETION_INDEX (Kubernetes Indexed Job), AWS_BATCH_JOB_ARRAY_INDEX (AWS Batch array job) or
 # OUTLAY_SHARD_INDEX, all 0-based; `--shard` is 1-based, so index i scores shard i+1 of OUTLAY_SHARDS.
-# Shard 1 then waits for every shard's summary and merges them into $OUTLAY_RUN_DIR/merged, unless
-# OUTLAY_MERGE=0 (when the scheduler runs `outlay merge` as a step of its own).
+# It only scores: the scheduler runs the merge (outlay-run-merge, deploy/run-merge.sh) as a step of its
+# own once every shard has finished.
 # Extra arguments go to `outlay score` (e.g. --group-by, --engine remote --api-url ...). Exits with the
-# job's exit code (docs/batch.md), or 0 once shard 1 has merged.
+# job's exit code (docs/batch.md), 3 (finished with rejects within the rate) reported as 0.
 set -eu
 
 : "${OUTLAY_INPUT:?set OUTLAY_INPUT to the input file (same path in every shard)}"
@@ -24,7 +24,7 @@ shard=$((index0 + 1))
 set -- "$OUTLAY_INPUT" --out "$OUTLAY_RUN_DIR/shard-$shard" --shard "$shard/$OUTLAY_SHARDS" --resume --no-progress \
   --max-reject-rate "${OUTLAY_MAX_REJECT_RATE:-0.05}" "$@"
 # The job runs as this shell's child, not exec'd: its exit 3 must reach the scheduler as 0 (a Kubernetes
-# Job retries any other code), and shard 1 merges afterwards. SIGTERM/SIGINT are passed on to the job,
+# Job retries any other code). SIGTERM/SIGINT are passed on to the job,
 # which stops cleanly (docs/batch.md); a trapped signal ends `wait` early, so it waits again for the
 # job's own exit code, which becomes the script's.
 outlay score "$@" &
@@ -40,12 +40,3 @@ while [ -n "$signalled" ]; do
 done
 trap - TERM INT
 if [ "$status" -ne 0 ] && [ "$status" -ne 3 ]; then exit "$status"; fi
-if [ "$shard" -ne 1 ] || [ "${OUTLAY_MERGE:-1}" = 0 ]; then exit 0; fi
-
-# A shard's summary appears (atomically) only when the shard has finished, so counting them is enough.
-name=$(basename "$OUTLAY_INPUT")
-name=${name%.*}
-while [ "$(find "$OUTLAY_RUN_DIR" -path "$OUTLAY_RUN_DIR/shard-*/$name.summary.json" | wc -l)" -lt "$OUTLAY_SHARDS" ]; do
-  sleep "${OUTLAY_MERGE_POLL_SECONDS:-15}"
-done
-exec outlay merge "$OUTLAY_RUN_DIR"/shard-*/"$name.summary.json" --out "$OUTLAY_RUN_DIR/merged" --name "$name"

@@ -9,6 +9,7 @@ import type { Argv, CommandModule, InferredOptionTypes } from 'yargs';
 import { DEFAULT_SCORE_KEY, type InvalidRequestBody } from '../contract/schemas.js';
 import { invalidRequest } from '../contract/validate.js';
 import { amountsForPeriod, PERIOD_NAMES, type Period } from '../engine/period.js';
+import { withAliases } from '../engine/transform.js';
 import type { Engine } from '../engine/types.js';
 
 export type OneOffOperation = 'budget' | 'model' | 'score';
@@ -92,17 +93,20 @@ export function oneOffCommand(
 function run(engine: Engine, operation: OneOffOperation, body: unknown, options: OneOffOptions) {
   const { period } = options;
   switch (operation) {
+    // The period's amounts under the request's aliases, if any: sums of the converted amounts.
     case 'budget': {
       const result = engine.budget(body);
-      return result.ok
+      const converted = result.ok
         ? { ok: true as const, value: { budget: amountsForPeriod(result.value.budget, period) } }
         : result;
+      return withAliases('budget', converted, body);
     }
     case 'model': {
       const result = engine.model(body);
-      return result.ok
+      const converted = result.ok
         ? { ok: true as const, value: { model: amountsForPeriod(result.value.model, period) } }
         : result;
+      return withAliases('model', converted, body);
     }
     case 'score':
       // PSA is monthly by definition and scores are ratios, so a period changes nothing in a score.

@@ -113,16 +113,130 @@ export const ScoreOptions = Type.Object(
 );
 export type ScoreOptions = Static<typeof ScoreOptions>;
 
+const categoryName = Type.Enum(CATEGORIES, {
+  type: 'string',
+  description: 'One of the 38 budget categories.',
+});
+
 /**
- * A request: the household, its fixed expenses, and for the score a proposed loan and the options of its
- * basis (docs/scores.md), which budgets and models ignore.
+ * A known annual total for a group of categories (SPENDiD's grouped input, same shape): the engine shares
+ * it among them in proportion to the peer model's amounts, then treats the shares as stated amounts.
+ */
+export const GroupedInput = Type.Object(
+  {
+    items: Type.Array(categoryName, {
+      minItems: 1,
+      uniqueItems: true,
+      description:
+        'The categories the total covers, each at most once, in no group else and not in `budget`.',
+    }),
+    value: Type.Number({
+      minimum: 0,
+      maximum: LIMITS.amountMax,
+      description: "The group's annual total, in whole cents at most (two decimals).",
+    }),
+  },
+  { additionalProperties: false },
+);
+export type GroupedInput = Static<typeof GroupedInput>;
+
+/** Example of `grouped_inputs`: all utilities known as one yearly total (docs/api.md, "Grouping"). */
+export const GROUPED_INPUTS_EXAMPLE = [
+  {
+    items: [
+      'natural_gas',
+      'electricity',
+      'heating_fuels_other',
+      'residential_phone_service',
+      'water_and_public_services',
+    ],
+    value: 2369,
+  },
+] satisfies GroupedInput[];
+
+export const GroupedInputs = Type.Array(GroupedInput, {
+  maxItems: CATEGORIES.length,
+  description:
+    "Known totals of groups of categories, each shared among its categories by the peer model's " +
+    'proportions and then treated as stated (docs/api.md, "Grouping").',
+  examples: [GROUPED_INPUTS_EXAMPLE],
+});
+
+/** SPENDiD's published transformer example, over the 38 categories (docs/api.md, "Grouping"). */
+export const TRANSFORMER_EXAMPLE = {
+  food_home: 'Groceries',
+  food_out: 'Dining Out',
+  alcoholic_beverages: 'Entertainment & Travel',
+  mortgage_and_rent: 'Mortage/Rent',
+  home_maintenance_and_repairs: 'Household Expenses',
+  other_lodging: 'Entertainment & Travel',
+  natural_gas: 'Utilities',
+  electricity: 'Utilities',
+  heating_fuels_other: 'Utilities',
+  residential_phone_service: 'Utilities',
+  cellular_phone_service: 'Cell Phone',
+  water_and_public_services: 'Utilities',
+  household_operations: 'Household Expenses',
+  housekeeping_supplies: 'Household Expenses',
+  furniture_and_appliances: 'Household Expenses',
+  clothing_items_and_services: 'Clothing & Jewelry',
+  vehicle_purchase_and_lease: 'Vehicle Payment',
+  gasoline: 'Gasoline',
+  vehicle_maintenance_and_repairs: 'Vehicle Maintenance',
+  vehicle_insurance: 'Vehicle Insurance',
+  public_and_other_transportation: 'Public Transportation',
+  health_insurance: 'Health Insurance',
+  medical_services: 'Medical Services & Supplies',
+  prescription_drugs: 'Prescriptions',
+  medical_supplies: 'Medical Services & Supplies',
+  fees_and_admissions: 'Entertainment & Travel',
+  media_hardware_and_services: 'Entertainment & Travel',
+  pets: 'Entertainment & Travel',
+  toys_and_hobbies: 'Entertainment & Travel',
+  personal_care: 'Personal Care',
+  reading: 'Miscellaneous',
+  education: 'Education',
+  tobacco_and_smoking: 'Miscellaneous',
+  miscellaneous: 'Miscellaneous',
+  cash_contributions: 'Charitable Giving',
+  life_and_personal_insurance: 'Miscellaneous',
+  savings: 'Savings',
+  other_debt_payments: 'Debt',
+} satisfies Record<Category, string>;
+
+export const ALIAS_MAX_LENGTH = 100;
+
+/**
+ * SPENDiD's transformer: an alias for every one of the 38 categories; the budget and the model answer
+ * under the aliases, categories sharing one summed.
+ */
+export const Transformer = Type.Object(
+  categoryProperties((c) =>
+    Type.String({ minLength: 1, maxLength: ALIAS_MAX_LENGTH, description: `The alias of ${c}.` }),
+  ),
+  {
+    additionalProperties: false,
+    description:
+      'An alias for each of the 38 categories; the budget and the model answer under the aliases, the ' +
+      'amounts of categories sharing one summed (docs/api.md, "Grouping"). The score ignores it.',
+    examples: [TRANSFORMER_EXAMPLE],
+  },
+);
+export type Transformer = Static<typeof Transformer>;
+
+/**
+ * A request: the household, its fixed expenses (stated one by one or as group totals), for the score a
+ * proposed loan and the options of its basis (docs/scores.md), which budgets and models ignore, and the
+ * aliases the budget and the model answer under.
  */
 export const OperationRequest = Type.Object(
   {
     demographics: Demographics,
     budget: Type.Optional(GivenBudget),
+    grouped_inputs: Type.Optional(GroupedInputs),
     loan: Type.Optional(LoanRequest),
     options: Type.Optional(ScoreOptions),
+    transformer: Type.Optional(Transformer),
   },
   { additionalProperties: false },
 );
@@ -141,6 +255,22 @@ export const BudgetResponse = Type.Object(
 );
 export const ModelResponse = Type.Object(
   { model: wholeAmounts('Expected spending of similar households') },
+  { additionalProperties: false },
+);
+
+const aliasedAmounts = (what: string) =>
+  Type.Record(Type.String(), Type.Integer({ minimum: 0 }), {
+    description: `${what} under the request's aliases: each the sum of its categories, annual, whole dollars, in the order of each alias's first category.`,
+  });
+
+/** The budget with a `transformer` in the request. */
+export const AliasedBudgetResponse = Type.Object(
+  { budget: aliasedAmounts('Budget') },
+  { additionalProperties: false },
+);
+/** The model with a `transformer` in the request. */
+export const AliasedModelResponse = Type.Object(
+  { model: aliasedAmounts('Expected spending of similar households') },
   { additionalProperties: false },
 );
 
@@ -180,6 +310,8 @@ export type GivenBudget = Static<typeof GivenBudget>;
 export type OperationRequest = Static<typeof OperationRequest>;
 export type BudgetResponse = Static<typeof BudgetResponse>;
 export type ModelResponse = Static<typeof ModelResponse>;
+export type AliasedBudgetResponse = Static<typeof AliasedBudgetResponse>;
+export type AliasedModelResponse = Static<typeof AliasedModelResponse>;
 export type ScoreResponse = Record<string, string>;
 export type ErrorItem = Static<typeof ErrorItem>;
 export type InvalidRequestBody = Static<typeof InvalidRequestBody>;

@@ -5,14 +5,18 @@
  * batch job all accept exactly what it accepts (docs/fast-paths.md lists what is measured against it).
  */
 import { Compile, Settings, type TObject, type TSchema } from '../vendor/typebox.js';
+import { CATEGORIES } from './categories.js';
+import { groupingConflicts } from './grouping.js';
 import { LIMITS } from './limits.js';
 import type { Demographics, ErrorItem, InvalidRequestBody, OperationRequest } from './schemas.js';
 import {
   Demographics as DemographicsSchema,
   GivenBudget,
+  GroupedInput,
   LoanRequest,
   OperationRequest as OperationRequestSchema,
   ScoreOptions,
+  Transformer,
   ZIP_PATTERN,
 } from './schemas.js';
 
@@ -57,12 +61,7 @@ function describe(e: RawError): ErrorItem[] {
         },
       ];
     case 'enum':
-      return [
-        {
-          path: e.instancePath,
-          message: `must be one of ${(e.params.allowedValues as string[]).map((v) => JSON.stringify(v)).join(', ')}`,
-        },
-      ];
+      return [{ path: e.instancePath, message: enumMessage(e.params.allowedValues as string[]) }];
     case 'boolean':
       // TypeBox reports each unknown field twice (here as "schema is false"); the additionalProperties case names it.
       return [];
@@ -70,6 +69,12 @@ function describe(e: RawError): ErrorItem[] {
       return [{ path: e.instancePath, message: e.message }];
   }
 }
+
+/** Names the allowed values, or for a category the list they come from (38 would drown the message). */
+const enumMessage = (allowed: readonly string[]): string =>
+  allowed === CATEGORIES
+    ? 'must be one of the 38 budget categories (src/contract/categories.ts)'
+    : `must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`;
 
 /** The most problems a rejection lists; past it, one last item says how many more there are (docs/api.md). */
 export const MAX_LISTED_ERRORS = 50;
@@ -85,7 +90,11 @@ const RULE_ERRORS =
     Object.keys(GivenBudget.properties).length +
     Object.keys(LoanRequest.properties).length +
     Object.keys(ScoreOptions.properties).length +
+    Object.keys(Transformer.properties).length +
     1);
+
+/** The raw errors one element of `grouped_inputs` can give: its own rules, and a type error per item. */
+const GROUP_RULE_ERRORS = 3 * (Object.keys(GroupedInput.properties).length + 1);
 
 const keyCount = (value: unknown): number =>
   typeof value === 'object' && value !== null ? Object.keys(value).length : 0;
@@ -100,15 +109,26 @@ const keyCount = (value: unknown): number =>
 function errorCapacity(body: unknown): number {
   const request = body as Record<keyof OperationRequest, unknown> | null;
   if (typeof request !== 'object' || request === null) return RULE_ERRORS;
-  const { demographics, budget, loan, options } = request;
+  const { demographics, budget, loan, options, transformer, grouped_inputs: groups } = request;
   return (
     RULE_ERRORS +
     keyCount(body) +
     keyCount(demographics) +
     keyCount(budget) +
     keyCount(loan) +
-    keyCount(options)
+    keyCount(options) +
+    keyCount(transformer) +
+    groupErrorCapacity(groups)
   );
+}
+
+/** `errorCapacity`'s share for `grouped_inputs`: per group its rules, its keys and two per item. */
+function groupErrorCapacity(groups: unknown): number {
+  if (!Array.isArray(groups)) return keyCount(groups);
+  let capacity = groups.length;
+  for (const group of groups as Record<string, unknown>[])
+    capacity += GROUP_RULE_ERRORS + keyCount(group) + 2 * keyCount(group?.items);
+  return capacity;
 }
 
 function rawErrorsOf(body: unknown): Iterable<RawError> {
@@ -147,10 +167,16 @@ export const invalidRequest = (errors: ErrorItem[]): InvalidRequestBody => ({
  * - a married couple or a parent with a child is at least two people (in CE 2014 every one-member consumer
  *   unit is FAM_TYPE 8, single);
  * - take-home pay below LIMITS.netIncomeMin (a dollar a year) describes no household: every rounded amount of
- *   its budget would be 0. The schema's own bound stays `> 0`, whose message callers already handle.
+ *   its budget would be 0. The schema's own bound stays `> 0`, whose message callers already handle;
+ * - grouped inputs that conflict with each other or with `budget` (src/contract/grouping.ts).
  */
-function contradicts(demographics: Demographics): boolean {
-  return isCoupleOfOne(demographics) || demographics.net_annual_income < LIMITS.netIncomeMin;
+function contradicts(request: OperationRequest): boolean {
+  const { demographics } = request;
+  return (
+    isCoupleOfOne(demographics) ||
+    demographics.net_annual_income < LIMITS.netIncomeMin ||
+    (request.grouped_inputs !== undefined && groupingConflicts(request).length > 0)
+  );
 }
 
 function isCoupleOfOne({ household_type: type, household_members: members }: Demographics): boolean {
@@ -158,7 +184,8 @@ function isCoupleOfOne({ household_type: type, household_members: members }: Dem
 }
 
 /** The errors of `contradicts`, for the slow path. */
-function contradictions(demographics: Demographics): ErrorItem[] {
+function contradictions(request: OperationRequest): ErrorItem[] {
+  const { demographics } = request;
   const errors: ErrorItem[] = [];
   if (isCoupleOfOne(demographics)) {
     errors.push({
@@ -172,6 +199,7 @@ function contradictions(demographics: Demographics): ErrorItem[] {
       message: `must be >= ${LIMITS.netIncomeMin} (below a dollar a year every amount of a budget rounds to 0)`,
     });
   }
+  errors.push(...groupingConflicts(request));
   return errors;
 }
 
@@ -185,7 +213,7 @@ export function checkRequest(body: unknown): ValidRequest | undefined {
 
 /** A body that passed the schema, as a request: undefined if its fields contradict, the ZIP normalised. */
 function accepted(request: OperationRequest): ValidRequest | undefined {
-  if (contradicts(request.demographics)) return undefined;
+  if (contradicts(request)) return undefined;
   const zip = request.demographics.zip;
   const normalised =
     zip.length === 5
@@ -227,10 +255,11 @@ function fieldChecks(section: TObject): ReadonlyMap<string, FieldCheck> {
 
 const SECTION_FIELDS = { demographics: fieldChecks(DemographicsSchema), budget: fieldChecks(GivenBudget) };
 /**
- * The request's fields a batch row never has: the score's `loan` and `options`, both optional, so a body of
- * the two sections alone is a whole request. Any other field beside the sections would go unchecked here.
+ * The request's fields a batch row never has: the score's `loan` and `options`, and the grouping's
+ * `grouped_inputs` and `transformer`, all optional, so a body of the two sections alone is a whole
+ * request. Any other field beside the sections would go unchecked here.
  */
-const NOT_IN_BATCH_ROWS = ['loan', 'options'];
+const NOT_IN_BATCH_ROWS = ['loan', 'options', 'grouped_inputs', 'transformer'];
 if (
   Object.keys(OperationRequestSchema.properties).sort().join() !==
     ['budget', 'demographics', ...NOT_IN_BATCH_ROWS].sort().join() ||
@@ -342,8 +371,7 @@ export function validateRequest(body: unknown): Validation {
   const request = checkRequest(body);
   if (request !== undefined) return { ok: true, request };
   const schemaErrors = errorsOf(body);
-  const errors =
-    schemaErrors.length > 0 ? schemaErrors : contradictions((body as OperationRequest).demographics);
+  const errors = schemaErrors.length > 0 ? schemaErrors : contradictions(body as OperationRequest);
   return {
     ok: false,
     error: invalidRequest(errors.length > 0 ? bounded(errors) : [{ path: '', message: 'must be an object' }]),

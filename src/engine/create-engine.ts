@@ -8,15 +8,17 @@
  */
 import {
   DEFAULT_SCORE_KEY,
+  type GivenBudget,
   type InvalidRequestBody,
   PSA_KEY,
   SAVINGS_SCORE_KEY,
   type ScoreResponse,
 } from '../contract/schemas.js';
 import { checkRequest, type ValidRequest, validateRequest } from '../contract/validate.js';
-import type { GeoResolver } from '../geo/types.js';
+import type { Geography, GeoResolver } from '../geo/types.js';
 import type { SpendingModel } from '../model/types.js';
-import { evaluationSteps } from './evaluation.js';
+import { type EvaluationBuffers, evaluationSteps } from './evaluation.js';
+import { statedWithGroups } from './grouping.js';
 import type { ScoreParts } from './index-score.js';
 import { categoryRecord, fixedKeyRecord } from './record.js';
 import { scoreTexts } from './score.js';
@@ -36,14 +38,8 @@ export function createEngine({ model, geo, reference, config }: EngineParts): Lo
   const scoreKey = checkScoreKey(config?.scoreKey ?? DEFAULT_SCORE_KEY);
   const { buffers, readFixedExpenses, predict, allocate, score } = evaluationSteps(model);
   const scoreRecord = fixedKeyRecord([PSA_KEY, scoreKey, SAVINGS_SCORE_KEY]);
-  const figures: { -readonly [K in keyof HouseholdFigures]: HouseholdFigures[K] } = {
-    budget: buffers.budget,
-    model: buffers.model,
-    modeled: buffers.modeled,
-    scoreValues: buffers.scoreValues,
-    // Set by every call; any geography will do until the first.
-    geography: geo.resolve(''),
-  };
+  // Set by every call; any geography will do until the first.
+  const figures = figuresOver(buffers, geo.resolve(''));
 
   // Like `figures`, the success result is one object reused by every call.
   const figuresResult: Result<HouseholdFigures> = { ok: true, value: figures };
@@ -52,12 +48,18 @@ export function createEngine({ model, geo, reference, config }: EngineParts): Lo
    * Every operation evaluates all three figure sets: they share one pass over the categories, and the
    * operations that need only one are served at the API's rate, far below the engine's.
    */
-  function householdFiguresOf(request: ValidRequest): HouseholdFigures {
+  function householdFiguresOf(request: ValidRequest): EvaluatedFigures {
     const { demographics } = request;
     const netIncome = demographics.net_annual_income;
-    const givenWhole = readFixedExpenses(request.budget);
+    let givenWhole = readFixedExpenses(request.budget);
     const geography = geo.resolve(demographics.zip);
-    const fillableWeight = predict(demographics, geography);
+    let fillableWeight = predict(demographics, geography);
+    figures.stated = request.budget;
+    // Groups' shares are stated: read again, and predicted again for the weight of the rest only.
+    if (request.grouped_inputs !== undefined) {
+      figures.stated = statedWithGroups(request.budget, request.grouped_inputs, buffers.modeled);
+      [givenWhole, fillableWeight] = [readFixedExpenses(figures.stated), predict(demographics, geography)];
+    }
     score(netIncome, allocate(netIncome, givenWhole, fillableWeight));
     if (request.options?.basis === 'benchmark')
       writeBasisScoreValues(scorePartsOf(request, figures), 'benchmark', figures.scoreValues);
@@ -112,16 +114,33 @@ export function createEngine({ model, geo, reference, config }: EngineParts): Lo
   };
 }
 
+/** The figures of an evaluation, with the fixed expenses as stated: `budget` and its groups' shares. */
+interface EvaluatedFigures extends HouseholdFigures {
+  readonly stated: GivenBudget | undefined;
+}
+
+type Writable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** The one figures object of an engine, over its evaluation's buffers. */
+const figuresOver = (buffers: EvaluationBuffers, geography: Geography): Writable<EvaluatedFigures> => ({
+  budget: buffers.budget,
+  model: buffers.model,
+  modeled: buffers.modeled,
+  scoreValues: buffers.scoreValues,
+  geography,
+  stated: undefined,
+});
+
 /** The explanations' view of a request just evaluated: its stated amounts and the model's. */
-function scorePartsOf(request: ValidRequest, figures: HouseholdFigures): ScoreParts {
-  const { demographics, budget } = request;
-  return { netIncome: demographics.net_annual_income, stated: budget ?? {}, peers: figures.modeled };
+function scorePartsOf(request: ValidRequest, figures: EvaluatedFigures): ScoreParts {
+  const { demographics } = request;
+  return { netIncome: demographics.net_annual_income, stated: figures.stated ?? {}, peers: figures.modeled };
 }
 
 interface ExplainerParts {
   readonly model: SpendingModel;
   readonly reference: ScoreReference | undefined;
-  householdFiguresOf(request: ValidRequest): HouseholdFigures;
+  householdFiguresOf(request: ValidRequest): EvaluatedFigures;
   scoreRecord(texts: readonly string[]): ScoreResponse;
 }
 

@@ -16,10 +16,12 @@ import {
   ErrorItem,
   ErrorMessage,
   GivenBudget,
+  GroupedInput,
   InvalidRequestBody,
   LoanRequest,
   OperationRequest,
   ScoreOptions,
+  Transformer,
 } from '../contract/schemas.js';
 import { ScoreDetails } from '../engine/score-details.js';
 import type { TSchema } from '../vendor/typebox.js';
@@ -51,8 +53,13 @@ function componentSchemas(scoreKey: string): Record<string, unknown> {
     ['ScoreOptions', ScoreOptions],
     ['OperationRequest', OperationRequest],
     ['ScoreDetails', ScoreDetails],
+    ['GroupedInput', GroupedInput],
+    ['Transformer', Transformer],
     ...OPERATIONS.flatMap((operation): [string, TSchema][] => [
       [operation.responseName, operation.responseSchema(scoreKey)],
+      ...(operation.aliased === undefined
+        ? []
+        : [[operation.aliased.responseName, operation.aliased.responseSchema] as [string, TSchema]]),
       ...(operation.explained === undefined
         ? []
         : [
@@ -68,12 +75,16 @@ function componentSchemas(scoreKey: string): Record<string, unknown> {
     ['HealthStatus', HealthStatus],
   ];
   const names = new Map<unknown, string>(named.map(([name, schema]) => [schema, name]));
-  // The answer of an operation that explains itself: its plain response, or with ?explain=true its details.
-  const answers = OPERATIONS.flatMap(({ explained, responseName }) =>
-    explained === undefined
-      ? []
-      : [[`${responseName}Answer`, { oneOf: [ref(responseName), ref(explained.responseName)] }]],
-  );
+  // The answer of an operation that explains itself: its plain response, or with ?explain=true its
+  // details; of one that answers amounts: its plain response, or with a transformer the aliased one (any
+  // of the two: aliases may be category names).
+  const answers = OPERATIONS.flatMap(({ explained, aliased, responseName }): [string, object][] => {
+    if (explained !== undefined)
+      return [[answerName(responseName), { oneOf: [ref(responseName), ref(explained.responseName)] }]];
+    if (aliased !== undefined)
+      return [[answerName(responseName), { anyOf: [ref(responseName), ref(aliased.responseName)] }]];
+    return [];
+  });
   return Object.fromEntries([
     ...named.map(([name, schema]) => [name, toJsonSchema(schema, names, schema)]),
     ...answers,
@@ -188,15 +199,21 @@ const EXPLAIN_PARAMETER = {
  */
 function explainedParts(operation: Operation) {
   if (operation.explained === undefined)
-    return { parameters: {}, example: REQUEST_EXAMPLE, schema: ref(operation.responseName) };
+    return {
+      parameters: {},
+      example: REQUEST_EXAMPLE,
+      schema: ref(
+        operation.aliased === undefined ? operation.responseName : answerName(operation.responseName),
+      ),
+    };
   return {
     parameters: { parameters: [EXPLAIN_PARAMETER] },
     example: EXPLAINED_REQUEST_EXAMPLE,
-    schema: ref(answerName(operation)),
+    schema: ref(answerName(operation.responseName)),
   };
 }
 
-const answerName = (operation: Operation) => `${operation.responseName}Answer`;
+const answerName = (responseName: string) => `${responseName}Answer`;
 
 function operationPaths(): Record<string, unknown> {
   return Object.fromEntries(

@@ -3,8 +3,15 @@
  * generated from this table, so a path, scope or response schema is stated once.
  */
 
-import { BudgetResponse, ModelResponse, scoreResponseSchema } from '../contract/schemas.js';
+import {
+  AliasedBudgetResponse,
+  AliasedModelResponse,
+  BudgetResponse,
+  ModelResponse,
+  scoreResponseSchema,
+} from '../contract/schemas.js';
 import { ScoreDetails } from '../engine/score-details.js';
+import { withAliases } from '../engine/transform.js';
 import type { Engine, Result } from '../engine/types.js';
 import type { Scope } from '../keys/keys-file.js';
 import Type, { type TSchema } from '../vendor/typebox.js';
@@ -20,6 +27,13 @@ export interface Operation {
   run(engine: Engine, body: unknown): Result<object>;
   /** The operation's answer with `?explain=true`, for an operation that explains itself. */
   readonly explained?: ExplainedOperation;
+  /** The answer's shape with a `transformer` in the request, for an operation that answers amounts. */
+  readonly aliased?: AliasedAnswer;
+}
+
+export interface AliasedAnswer {
+  readonly responseName: string;
+  readonly responseSchema: TSchema;
 }
 
 export interface ExplainedOperation {
@@ -36,7 +50,8 @@ export const OPERATIONS: readonly Operation[] = [
     summary: 'An annual budget over the 38 categories for the household, keeping the given fixed amounts.',
     responseName: 'BudgetResponse',
     responseSchema: () => BudgetResponse,
-    run: (engine, body) => engine.budget(body),
+    run: (engine, body) => withAliases('budget', engine.budget(body), body),
+    aliased: { responseName: 'AliasedBudgetResponse', responseSchema: AliasedBudgetResponse },
   },
   {
     path: OPERATION_PATHS.score,
@@ -59,7 +74,8 @@ export const OPERATIONS: readonly Operation[] = [
     summary: 'Expected annual spending of similar households over the 38 categories.',
     responseName: 'ModelResponse',
     responseSchema: () => ModelResponse,
-    run: (engine, body) => engine.model(body),
+    run: (engine, body) => withAliases('model', engine.model(body), body),
+    aliased: { responseName: 'AliasedModelResponse', responseSchema: AliasedModelResponse },
   },
 ];
 

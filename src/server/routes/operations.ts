@@ -6,6 +6,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import { invalidRequest } from '../../contract/validate.js';
+import { transformerOf } from '../../engine/transform.js';
 import type { Engine } from '../../engine/types.js';
 import { OPERATIONS, type Operation } from '../operations.js';
 
@@ -23,8 +24,10 @@ function answer(engine: Engine, operation: Operation, request: FastifyRequest, r
   }
   const result = (explained ? operation.explained! : operation).run(engine, request.body);
   if (!result.ok) reply.code(400).send(result.error);
-  // The route's response schema serialises the plain answer only; an explained one goes as plain JSON.
-  else if (explained) reply.serializer(JSON.stringify).send(result.value);
+  // The route's response schema serialises the plain answer only; an explained or aliased one goes as
+  // plain JSON.
+  else if (explained || transformerOf(request.body) !== undefined)
+    reply.serializer(JSON.stringify).send(result.value);
   else reply.send(result.value);
 }
 

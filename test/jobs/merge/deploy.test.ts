@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { access, chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { access, chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -8,39 +8,78 @@ import { PACKAGE_ROOT } from '../../../src/paths.js';
 
 const DEPLOY = join(PACKAGE_ROOT, 'deploy');
 const RUN_SHARD = join(DEPLOY, 'run-shard.sh');
+const RUN_MERGE = join(DEPLOY, 'run-merge.sh');
 
+interface Container {
+  command: string[];
+  env: { name: string; value?: string }[];
+}
 interface JobSpec {
-  completionMode: string;
-  completions: number;
-  parallelism: number;
-  template: { spec: { containers: { command: string[]; env: { name: string; value?: string }[] }[] } };
+  completionMode?: string;
+  completions?: number;
+  parallelism?: number;
+  backoffLimit?: number;
+  backoffLimitPerIndex?: number;
+  maxFailedIndexes?: number;
+  template: { spec: { initContainers?: Container[]; containers: Container[] } };
+}
+interface Manifest {
+  kind: string;
+  metadata: { name: string };
+  spec: JobSpec & { jobTemplate?: { spec: JobSpec } };
 }
 
-async function manifest(file: string): Promise<{ kind: string; spec: Record<string, unknown> }> {
+async function manifests(file: string): Promise<Manifest[]> {
   const documents = parseAllDocuments(await readFile(join(DEPLOY, 'k8s', file), 'utf8'));
-  expect(documents).toHaveLength(1);
-  expect(documents[0]!.errors).toEqual([]);
-  return documents[0]!.toJS();
+  for (const document of documents) expect(document.errors).toEqual([]);
+  return documents.map((document) => document.toJS() as Manifest);
 }
+
+/** The Jobs of a manifest file, a CronJob's by its Job template. */
+const jobSpecs = (all: Manifest[]) =>
+  all.flatMap((m) => (m.kind === 'Job' ? [m.spec] : m.kind === 'CronJob' ? [m.spec.jobTemplate!.spec] : []));
+
+const envValue = (container: Container, name: string) => container.env.find((e) => e.name === name)?.value;
 
 describe('Kubernetes manifests', () => {
-  it.each([
-    ['score-indexed-job.yaml', 'Job', (spec: Record<string, unknown>) => spec as unknown as JobSpec],
-    [
-      'score-cronjob.yaml',
-      'CronJob',
-      (spec: Record<string, unknown>) => (spec.jobTemplate as { spec: JobSpec }).spec,
-    ],
-  ])('%s parses as an Indexed %s whose shard count agrees everywhere', async (file, kind, jobSpecOf) => {
-    const document = await manifest(file);
-    expect(document.kind).toBe(kind);
-    const job = jobSpecOf(document.spec);
-    expect(job.completionMode).toBe('Indexed');
-    const container = job.template.spec.containers[0]!;
-    // An init as PID 1 passes SIGTERM on to the job: `command` replaces the image's entrypoint (tini).
-    expect(container.command).toEqual(['/usr/bin/tini', '--', 'outlay-run-shard']);
-    const shards = container.env.find((e) => e.name === 'OUTLAY_SHARDS')?.value;
-    expect([job.completions, job.parallelism]).toEqual([Number(shards), Number(shards)]);
+  it.each(['score-indexed-job.yaml', 'score-cronjob.yaml'])(
+    '%s: an Indexed Job retried per index that only scores, then a merge step, shard counts agreeing',
+    async (file) => {
+      const [scoring, merging] = jobSpecs(await manifests(file)) as [JobSpec, JobSpec];
+      expect(scoring.completionMode).toBe('Indexed');
+      expect([scoring.backoffLimitPerIndex, scoring.maxFailedIndexes, scoring.backoffLimit]).toEqual([
+        3,
+        0,
+        undefined,
+      ]);
+      const shard = scoring.template.spec.containers[0]!;
+      // An init as PID 1 passes SIGTERM on to the job: `command` replaces the image's entrypoint (tini).
+      expect(shard.command).toEqual(['/usr/bin/tini', '--', 'outlay-run-shard']);
+      const shards = Number(envValue(shard, 'OUTLAY_SHARDS'));
+      expect([scoring.completions, scoring.parallelism]).toEqual([shards, shards]);
+
+      const merge = merging.template.spec.containers[0]!;
+      expect(merge.command.join(' ')).toMatch(/^\/usr\/bin\/tini -- .*outlay-run-merge$/);
+      expect(Number(envValue(merge, 'OUTLAY_SHARDS'))).toBe(shards);
+      expect(envValue(merge, 'OUTLAY_INPUT')).toBe(envValue(shard, 'OUTLAY_INPUT'));
+      expect(merging.template.spec.initContainers?.[0]?.command.join(' ')).toContain(
+        'kubectl wait --for=condition=Complete',
+      );
+    },
+  );
+
+  it('score-indexed-job.yaml: the merge Job waits for the Indexed Job by name and reads its run directory', async () => {
+    const all = await manifests('score-indexed-job.yaml');
+    const jobs = all.filter((m) => m.kind === 'Job');
+    expect(jobs.map((m) => m.metadata.name)).toEqual(['outlay-score', 'outlay-merge']);
+    const [score, merge] = jobs.map((m) => m.spec.template.spec) as [
+      JobSpec['template']['spec'],
+      JobSpec['template']['spec'],
+    ];
+    expect(merge.initContainers![0]!.command).toContain('job/outlay-score');
+    for (const name of ['OUTLAY_RUN_ID', 'OUTLAY_RUN_DIR'])
+      expect(envValue(merge.containers[0]!, name)).toBe(envValue(score.containers[0]!, name));
+    expect(all.map((m) => m.kind)).toEqual(['ServiceAccount', 'Role', 'RoleBinding', 'Job', 'Job']);
   });
 });
 
@@ -71,17 +110,22 @@ async function until(path: string): Promise<void> {
     await new Promise((r) => setTimeout(r, 20));
 }
 
-describe('deploy/run-shard.sh', () => {
+/** A fresh directory holding the stand-in `outlay` for each test, handed to `use`, removed after it. */
+function withFakeOutlay(prefix: string, use: (dir: string) => void): void {
   let dir: string;
-
   beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'outlay-run-shard-'));
+    dir = await mkdtemp(join(tmpdir(), prefix));
     await writeFile(join(dir, 'outlay'), FAKE_OUTLAY);
     await chmod(join(dir, 'outlay'), 0o755);
+    use(dir);
   });
+  afterEach(() => rm(dir, { recursive: true, force: true }));
+}
 
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
+describe('deploy/run-shard.sh', () => {
+  let dir: string;
+  withFakeOutlay('outlay-run-shard-', (made) => {
+    dir = made;
   });
 
   const shardEnv = () => ({
@@ -90,7 +134,6 @@ describe('deploy/run-shard.sh', () => {
     OUTLAY_INPUT: '/in/households.csv',
     OUTLAY_RUN_DIR: join(dir, 'run'),
     OUTLAY_SHARDS: '2',
-    OUTLAY_MERGE_POLL_SECONDS: '0.1',
   });
   const runShard = (env: Record<string, string>, ...args: string[]) =>
     spawnSync('sh', [RUN_SHARD, ...args], {
@@ -125,10 +168,7 @@ describe('deploy/run-shard.sh', () => {
     }
   });
 
-  it.each([
-    ['0', 'shard 1, which merges afterwards'],
-    ['1', 'a scoring-only shard'],
-  ])('SIGTERM to the script (%s: %s) → passed on to the job, exit 143, no merge', async (index) => {
+  it.each(['0', '1'])('SIGTERM to the script (index %s) → passed on to the job, exit 143', async (index) => {
     const pidFile = join(dir, 'pid');
     const shell = spawn('sh', [RUN_SHARD], {
       env: { ...shardEnv(), OUTLAY_SHARD_INDEX: index, FAKE_SCORE_PID: pidFile },
@@ -137,34 +177,86 @@ describe('deploy/run-shard.sh', () => {
     await until(pidFile);
     shell.kill('SIGTERM');
     expect(await exited).toBe(143);
-    expect((await calls()).filter((line) => line.startsWith('merge'))).toEqual([]);
     expect(await calls()).toContain('TERM');
   });
 
-  it('shard 1 finishing with rejects within the rate (exit 3) still merges; a failure passes through', async () => {
-    expect(runShard({ OUTLAY_SHARD_INDEX: '1' }).status).toBe(0);
-    expect(runShard({ OUTLAY_SHARD_INDEX: '0', FAKE_SCORE_EXIT: '4' }).status).toBe(4);
-    expect(runShard({ OUTLAY_SHARD_INDEX: '0', FAKE_SCORE_EXIT: '3' }).status).toBe(0);
-    expect((await calls()).at(-1)).toMatch(/^merge /);
-  });
-
-  it('for shard 1, merges once every shard summary exists', async () => {
+  it('for shard 1, once every shard has finished: only scores, leaving the merge to its own step', async () => {
     expect(runShard({ OUTLAY_SHARD_INDEX: '1' }).status).toBe(0);
     expect(runShard({ OUTLAY_SHARD_INDEX: '0' }).status).toBe(0);
-    expect((await calls()).at(-1)).toBe(
-      `merge ${dir}/run/shard-1/households.summary.json ${dir}/run/shard-2/households.summary.json --out ${dir}/run/merged --name households`,
-    );
-    expect((await readdir(join(dir, 'run'))).sort()).toEqual(['shard-1', 'shard-2']);
-  });
-
-  it('for shard 1 with OUTLAY_MERGE=0, only scores', async () => {
-    expect(runShard({ OUTLAY_SHARD_INDEX: '0', OUTLAY_MERGE: '0' }).status).toBe(0);
-    expect(await calls()).toHaveLength(1);
+    expect((await calls()).filter((line) => !line.startsWith('score'))).toEqual([]);
   });
 
   it('without a shard index, fails with a message naming the variables', () => {
     const result = runShard({});
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('JOB_COMPLETION_INDEX, AWS_BATCH_JOB_ARRAY_INDEX or OUTLAY_SHARD_INDEX');
+  });
+});
+
+describe('deploy/run-merge.sh', () => {
+  let dir: string;
+  withFakeOutlay('outlay-run-merge-', (made) => {
+    dir = made;
+  });
+
+  const runMerge = () =>
+    spawnSync('sh', [RUN_MERGE], {
+      encoding: 'utf8',
+      timeout: 120_000,
+      env: {
+        PATH: `${dir}:${process.env.PATH}`,
+        FAKE_LOG: join(dir, 'calls.log'),
+        OUTLAY_INPUT: '/in/households.csv',
+        OUTLAY_RUN_DIR: join(dir, 'run'),
+        OUTLAY_SHARDS: '2',
+      },
+    });
+  const summary = async (shard: number) => {
+    await mkdir(join(dir, 'run', `shard-${shard}`), { recursive: true });
+    await writeFile(join(dir, 'run', `shard-${shard}`, 'households.summary.json'), '{}');
+  };
+
+  it("with every shard summary: merges them, in shard order, into the run's merged directory", async () => {
+    await summary(2);
+    await summary(1);
+    expect(runMerge().status).toBe(0);
+    expect((await readFile(join(dir, 'calls.log'), 'utf8')).trim()).toBe(
+      `merge ${dir}/run/shard-1/households.summary.json ${dir}/run/shard-2/households.summary.json --out ${dir}/run/merged --name households`,
+    );
+  });
+
+  it('with a shard unfinished: fails at once, naming the shard and its missing summary, and merges nothing', async () => {
+    await summary(1);
+    const result = runMerge();
+    expect(result.status).toBe(1);
+    expect(result.stderr).toBe(
+      `outlay-run-merge: shard 2 of 2 has not finished: no ${dir}/run/shard-2/households.summary.json\n`,
+    );
+    expect(
+      await access(join(dir, 'calls.log')).then(
+        () => true,
+        () => false,
+      ),
+    ).toBe(false);
+  });
+});
+
+describe('deploy/aws-batch', () => {
+  const definition = async (file: string) =>
+    JSON.parse(await readFile(join(DEPLOY, 'aws-batch', file), 'utf8')) as {
+      containerProperties: { command: string[]; environment: { name: string; value: string }[] };
+    };
+
+  it('the array job runs outlay-run-shard, the merge job outlay-run-merge, over as many shards as submitted', async () => {
+    const score = (await definition('score-job-definition.json')).containerProperties;
+    const merge = (await definition('merge-job-definition.json')).containerProperties;
+    expect(score.command.slice(0, 3)).toEqual(['/usr/bin/tini', '--', 'outlay-run-shard']);
+    expect(merge.command).toEqual(['/usr/bin/tini', '--', 'outlay-run-merge']);
+    const shards = (props: typeof score) => props.environment.find((e) => e.name === 'OUTLAY_SHARDS')!.value;
+    const submit = await readFile(join(DEPLOY, 'aws-batch', 'submit.sh'), 'utf8');
+    expect(submit).toContain(`--array-properties size=${shards(score)}`);
+    expect(shards(merge)).toBe(shards(score));
+    expect(submit).toMatch(/--depends-on "jobId=\$array"/);
+    expect(spawnSync('sh', ['-n', join(DEPLOY, 'aws-batch', 'submit.sh')]).status).toBe(0);
   });
 });

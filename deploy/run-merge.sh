@@ -1,0 +1,26 @@
+#!/bin/sh
+# The merge step of a sharded `outlay score` run, run once after every shard has finished (Kubernetes:
+# the merge Job after the Indexed Job; AWS Batch: a job depending on the array job). It merges the N
+# shard summaries in $OUTLAY_RUN_DIR/shard-1 … shard-N into $OUTLAY_RUN_DIR/merged (`outlay merge`), and
+# fails with a message naming the first shard without a summary rather than wait for it: a summary
+# appears (atomically) only when its shard has finished. Same variables as outlay-run-shard.
+set -eu
+
+: "${OUTLAY_INPUT:?set OUTLAY_INPUT to the input file the shards scored}"
+: "${OUTLAY_RUN_DIR:?set OUTLAY_RUN_DIR to the run directory the shards wrote into}"
+: "${OUTLAY_SHARDS:?set OUTLAY_SHARDS to the number of shards N}"
+
+name=$(basename "$OUTLAY_INPUT")
+name=${name%.*}
+set --
+shard=1
+while [ "$shard" -le "$OUTLAY_SHARDS" ]; do
+  summary="$OUTLAY_RUN_DIR/shard-$shard/$name.summary.json"
+  if [ ! -f "$summary" ]; then
+    echo "outlay-run-merge: shard $shard of $OUTLAY_SHARDS has not finished: no $summary" >&2
+    exit 1
+  fi
+  set -- "$@" "$summary"
+  shard=$((shard + 1))
+done
+exec outlay merge "$@" --out "$OUTLAY_RUN_DIR/merged" --name "$name"
