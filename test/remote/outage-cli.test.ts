@@ -173,7 +173,8 @@ describe('outlay score --engine remote, throttling', () => {
       // A running server picks a new key up within seconds; a restart makes it certain.
       await server.stop();
       await server.restart();
-      const child = spawnOutlay(remoteArgs(server.url, narrowKey, join(dir, 'throttled')));
+      // Many small requests, so that the job needs more than the key's 30 a minute.
+      const child = spawnOutlay(remoteArgs(server.url, narrowKey, join(dir, 'throttled'), SMALL_REQUESTS));
       const finished = outcomeOf(child, HANG_GUARD_MS);
       let stderr = '';
       const warned = new Promise<void>((resolve) => {
