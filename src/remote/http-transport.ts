@@ -26,7 +26,7 @@ export interface TransportOptions {
   readonly timeoutMs: number;
   /** PEM of a private CA to trust besides the system's (HTTPS). */
   readonly ca?: string | undefined;
-  /** Sent with every POST (the API key); not with GET /readyz, which needs none. */
+  /** Sent with every POST and keyed GET (the API key); not with public GETs such as /healthz. */
   readonly headers?: Readonly<Record<string, string>>;
 }
 
