@@ -12,6 +12,7 @@ import { type Logger, pino } from 'pino';
 import type { Argv, CommandModule, InferredOptionTypes } from 'yargs';
 import { oneOffOptions, runOneOff } from '../../src/cli/one-off.js';
 import { checkScoreKey } from '../../src/engine/create-engine.js';
+import type { RemoteEngine } from '../../src/remote/client.js';
 import { DEFAULT_MAX_OUTAGE_MS } from '../../src/remote/outage-breaker.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/remote/retry-policy.js';
 import { DEFAULT_ENGINE_MODULE } from '../score/engine-spec.js';
@@ -281,6 +282,7 @@ async function startScorer(argv: ScoreArgs, layout: OutputLayout, logger: Logger
   ]);
   const client = new RemoteClient({
     baseUrl: argv['api-url'],
+    scoreKey,
     apiKey,
     concurrency,
     timeoutMs: positiveInteger('--timeout', argv.timeout),
@@ -290,15 +292,21 @@ async function startScorer(argv: ScoreArgs, layout: OutputLayout, logger: Logger
     log: logger,
   });
   await client.checkReachable();
-  const [geo, modelVersion] = await Promise.all([loadGeoResolver(), client.modelVersion()]);
-  return new RemoteScorer(
-    client,
-    geo,
-    layout,
-    modelVersion ?? 'unknown (remote)',
-    argv['batch-rows'],
-    concurrency,
-  );
+  const [geo, engine] = await Promise.all([loadGeoResolver(), client.describeEngine()]);
+  logRemoteEngine(engine, logger);
+  return new RemoteScorer(client, geo, layout, engine, argv['batch-rows'], concurrency);
+}
+
+/** Which way the rows go to the server, and the model version the summary will state. */
+function logRemoteEngine(engine: RemoteEngine, logger: Logger): void {
+  const { modelVersion, maxHouseholds } = engine;
+  if (maxHouseholds === undefined)
+    logger.warn({ modelVersion }, 'remote: the server offers no evaluate endpoint; three requests per row');
+  else
+    logger.info(
+      { modelVersion, maxHouseholds },
+      'remote: many rows per request (POST /v1.0/households/evaluate)',
+    );
 }
 
 function parseShard(text: string): Shard {

@@ -1,49 +1,66 @@
 /**
- * Scores batches through a remote Outlay API. The geography columns are resolved locally with the same
+ * Scores batches through a remote Outlay API: many rows per request when the server offers the evaluate
+ * endpoint, else the three operations per row. The geography columns are resolved locally with the same
  * resolver the engine uses, so remote and local runs write identical files.
  */
 import pLimit from 'p-limit';
 import { PSA_KEY, SAVINGS_SCORE_KEY } from '../../src/contract/schemas.js';
-import { scoreTexts } from '../../src/engine/score.js';
 import type { GeoResolver } from '../../src/geo/types.js';
-import type { RemoteClient } from '../../src/remote/client.js';
+import type { RemoteClient, RemoteEngine, RemoteOutcome } from '../../src/remote/client.js';
 import { BatchEncoder, type EncodedBatch, type RowOutcome } from './encode.js';
 import type { OutputLayout } from './layout.js';
 import type { BatchScorer } from './scorer.js';
-import { prepareRow, type WorkBatch } from './work.js';
+import { type PreparedRow, prepareRow, type WorkBatch } from './work.js';
+
+type RequestBody = Extract<PreparedRow, { ok: true }>['body'];
 
 export class RemoteScorer implements BatchScorer {
   readonly engineKind = 'remote';
   readonly parallelBatches: number;
-  /**
-   * Rows of one batch being sent at a time. Three calls each, so with `concurrency` rows the connection
-   * slots stay full even while some rows wait to retry. Not the whole batch at once: thousands of queued
-   * rows (request bodies, answers, promises) outlived the young generation, and scavenging them was most of
-   * the job's garbage collection time. A row's body is built only when p-limit starts it.
-   */
-  private readonly rowsInFlight: number;
+  readonly modelVersion: string;
+  /** Most rows per evaluate request; undefined when the server takes three requests per row. */
+  private readonly maxHouseholds: number | undefined;
 
+  /**
+   * `concurrency` is both the rows of a batch sent at a time (three calls per row) and the evaluate
+   * requests a batch is split into, so that the connection slots stay full either way. Row by row, not the
+   * whole batch at once: thousands of queued rows (request bodies, answers, promises) outlived the young
+   * generation, and scavenging them was most of the job's garbage collection time. A row's body is built
+   * only when p-limit starts it.
+   */
   constructor(
     private readonly client: RemoteClient,
     private readonly geo: GeoResolver,
     private readonly layout: OutputLayout,
-    readonly modelVersion: string,
+    engine: RemoteEngine,
     batchRows: number,
-    concurrency: number,
+    private readonly concurrency: number,
   ) {
     // Enough rows queued that the connection slots never idle while a batch is being written.
     this.parallelBatches = Math.max(2, Math.ceil((2 * concurrency) / batchRows));
-    this.rowsInFlight = concurrency;
+    this.modelVersion = engine.modelVersion;
+    this.maxHouseholds = engine.maxHouseholds;
   }
 
-  async score(batch: WorkBatch): Promise<EncodedBatch> {
+  score(batch: WorkBatch): Promise<EncodedBatch> {
+    return this.maxHouseholds === undefined
+      ? this.scoreRowByRow(batch)
+      : this.scoreInBulk(batch, this.maxHouseholds);
+  }
+
+  async close(): Promise<void> {
+    await this.client.close();
+  }
+
+  private async scoreRowByRow(batch: WorkBatch): Promise<EncodedBatch> {
     const encoder = new BatchEncoder(this.layout, batch.seq, batch.cells, batch.rowNumbers);
     // Rows finish out of order; each is encoded (in order) as soon as those before it are, so the answers
     // of a batch are not all kept until its end.
     const finished: (RowOutcome | undefined)[] = new Array(batch.rowNumbers.length);
     let encoded = 0;
-    await pLimit(this.rowsInFlight).map(batch.rowNumbers, async (_rowNumber, index) => {
-      finished[index] = await this.scoreRow(batch, index);
+    await pLimit(this.concurrency).map(batch.rowNumbers, async (_rowNumber, index) => {
+      const row = prepareRow(this.layout, batch.cells, index);
+      finished[index] = row.ok ? this.rowOutcome(row.body, await this.client.household(row.body)) : row;
       for (let outcome = finished[encoded]; outcome !== undefined; outcome = finished[encoded]) {
         finished[encoded] = undefined;
         encoder.add(encoded++, outcome);
@@ -52,58 +69,54 @@ export class RemoteScorer implements BatchScorer {
     return encoder.finish();
   }
 
-  async close(): Promise<void> {
-    await this.client.close();
+  /** The batch's valid rows in `concurrency` evaluate requests (fewer rows each than the server's limit). */
+  private async scoreInBulk(batch: WorkBatch, maxHouseholds: number): Promise<EncodedBatch> {
+    const rows = Array.from(batch.rowNumbers, (_rowNumber, index) =>
+      prepareRow(this.layout, batch.cells, index),
+    );
+    const sent = rows.flatMap((row, index) => (row.ok ? [index] : []));
+    const perRequest = Math.min(maxHouseholds, Math.max(1, Math.ceil(sent.length / this.concurrency)));
+    const answers: RemoteOutcome[] = new Array(rows.length);
+    const requests: Promise<void>[] = [];
+    for (let start = 0; start < sent.length; start += perRequest) {
+      const indexes = sent.slice(start, start + perRequest);
+      const bodies = indexes.map((index) => (rows[index] as { body: RequestBody }).body);
+      requests.push(
+        this.client.households(bodies).then((outcomes) => {
+          indexes.forEach((index, k) => {
+            answers[index] = outcomes[k]!;
+          });
+        }),
+      );
+    }
+    await Promise.all(requests);
+    const encoder = new BatchEncoder(this.layout, batch.seq, batch.cells, batch.rowNumbers);
+    rows.forEach((row, index) => {
+      encoder.add(index, row.ok ? this.rowOutcome(row.body, answers[index]!) : row);
+    });
+    return encoder.finish();
   }
 
-  private async scoreRow(batch: WorkBatch, index: number): Promise<RowOutcome> {
-    const row = prepareRow(this.layout, batch.cells, index);
-    if (!row.ok) return row;
-    const outcome = await this.client.household(row.body);
+  /**
+   * A row's outcome from the server's. The score texts passed the contract's schema (src/remote), whose
+   * patterns admit exactly the texts `scoreTexts` writes, so their numbers format back to them.
+   */
+  private rowOutcome(body: RequestBody, outcome: RemoteOutcome): RowOutcome {
     if (!outcome.ok) return outcome;
-    const { demographics } = row.body;
+    const { demographics } = body;
     const { budget, model, score } = outcome.value;
     return {
       ok: true,
       value: {
         budget,
         model,
-        scoreValues: scoreValuesOf(
+        scoreValues: Float64Array.from(
           [score[PSA_KEY], score[this.layout.scoreKey], score[SAVINGS_SCORE_KEY]],
-          batch,
-          index,
+          Number,
         ),
         geography: this.geo.resolve((demographics.zip as string).slice(0, 5)),
       },
       demographics,
     };
-  }
-}
-
-/**
- * The numbers of a remote score answer's texts. The outputs write the texts the numbers format to
- * (`scoreTexts`), which for an Outlay server are the texts it sent; a text that does not come back the same
- * (a server off the contract: "80", "91.25", a missing key) would be written changed, so it stops the job.
- */
-function scoreValuesOf(
-  texts: readonly (string | undefined)[],
-  batch: WorkBatch,
-  index: number,
-): Float64Array {
-  const values = Float64Array.from(texts, Number);
-  if (!formatsBack(values, texts)) {
-    throw new Error(
-      `input row ${batch.rowNumbers[index]}: the remote score answer ${JSON.stringify(texts)} is not a PSA in whole units and two scores in tenths from 0.0 to 100.0`,
-    );
-  }
-  return values;
-}
-
-/** Whether `scoreTexts` of `values` gives `texts` back; false too when a value has no text (91.25, NaN). */
-function formatsBack(values: Float64Array, texts: readonly (string | undefined)[]): boolean {
-  try {
-    return scoreTexts(values).every((text, i) => text === texts[i]);
-  } catch {
-    return false;
   }
 }

@@ -278,17 +278,29 @@ export const PSA_KEY = 'Predicted Saving Ability';
 export const SAVINGS_SCORE_KEY = 'SAViNGS';
 export const DEFAULT_SCORE_KEY = 'OUTLAY';
 
+/**
+ * A score's text: 0.0 to 100.0 in tenths, written as `scoreTexts` writes it (no leading zero, one
+ * decimal), so that a text the pattern accepts is the text of its number.
+ */
+const SCORE_TEXT = '^(100\\.0|[1-9]?[0-9]\\.[0-9])$';
+
+/**
+ * The PSA's text: a whole number as `String` writes it (no leading zero, no "-0"), of at most 15 digits so
+ * that its number is exact (amounts are at most 100,000,000 a year each).
+ */
+const PSA_TEXT = '^(0|-?[1-9][0-9]{0,14})$';
+
 /** The score response; its main key is configurable (default OUTLAY) for callers migrating from other services. */
 export const scoreResponseSchema = (scoreKey: string = DEFAULT_SCORE_KEY) =>
   Type.Object(
     {
       [PSA_KEY]: Type.String({
-        pattern: '^-?[0-9]+$',
+        pattern: PSA_TEXT,
         description: 'Monthly predicted saving ability, whole dollars.',
       }),
-      [scoreKey]: Type.String({ pattern: '^[0-9]{1,3}\\.[0-9]$', description: 'Cash-flow score 0.0–100.0.' }),
+      [scoreKey]: Type.String({ pattern: SCORE_TEXT, description: 'Cash-flow score 0.0–100.0.' }),
       [SAVINGS_SCORE_KEY]: Type.String({
-        pattern: '^[0-9]{1,3}\\.[0-9]$',
+        pattern: SCORE_TEXT,
         description: 'Score with the requested savings counted as a fixed expense, 0.0–100.0.',
       }),
     },

@@ -1,6 +1,7 @@
 /**
- * Client for a remote service that speaks the Outlay contract (normally `outlay serve`). A household takes
- * the three operations; each HTTP attempt holds one of `concurrency` connections (the rest wait in the
+ * Client for a remote service that speaks the Outlay contract (normally `outlay serve`). A server that
+ * offers POST /v1.0/households/evaluate (GET /v1.0/engine says so) takes many households per request
+ * (`households`); any other takes the three operations per household (`household`). Each HTTP attempt holds one of `concurrency` connections (the rest wait in the
  * pool's queue), so at most that many requests are in flight, and waits between retries hold none. The
  * calls are callbacks and a row has one promise (the batch scorer bounds rows in flight with p-limit):
  * per-call promises and async frames were about a quarter of the job's garbage. Outcomes:
@@ -12,9 +13,17 @@
  * - 401/403/404: thrown as RemoteFatalError, since every other row would fail the same way.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ErrorItem, ScoreResponse } from '../contract/schemas.js';
-import { OPERATION_PATHS } from '../server/endpoints.js';
-import { AmountsAnswer, OffContractAnswer } from './amounts-answer.js';
+import type { Category } from '../contract/categories.js';
+import {
+  DEFAULT_SCORE_KEY,
+  type ErrorItem,
+  type ScoreResponse,
+  scoreResponseSchema,
+} from '../contract/schemas.js';
+import { OPERATION_PATHS, PUBLIC_PATHS, SERVICE_PATHS } from '../server/endpoints.js';
+import { EngineInfo, evaluateAnswerSchema } from '../server/service-schemas.js';
+import { AmountsAnswer, amountsOf } from './amounts-answer.js';
+import { CheckedAnswer, OffContractAnswer } from './checked-answer.js';
 import {
   type HttpResponse,
   HttpTransport,
@@ -36,6 +45,16 @@ export interface RemoteClientOptions {
   readonly maxOutageMs?: number;
   /** Where outages and throttling are reported (a pino logger will do); silent by default. */
   readonly log?: RemoteLog;
+  /** The main score's key the answers must carry (default OUTLAY). */
+  readonly scoreKey?: string;
+}
+
+/** What GET /v1.0/engine tells about the server, or what the job assumes without it. */
+export interface RemoteEngine {
+  /** The server's model version, or a text saying why it is not known. */
+  readonly modelVersion: string;
+  /** Most households per evaluate request when the server offers the endpoint; undefined: three calls per row. */
+  readonly maxHouseholds: number | undefined;
 }
 
 export interface RemoteLog {
@@ -73,10 +92,30 @@ type AnswerReader<T> = (body: Buffer) => T | OffContractAnswer | undefined;
 
 const BUDGET_ANSWER = new AmountsAnswer('budget');
 const MODEL_ANSWER = new AmountsAnswer('model');
+const ENGINE_INFO = new CheckedAnswer(EngineInfo);
 const readBudget: AnswerReader<Float64Array> = (body) => BUDGET_ANSWER.read(body);
 const readModel: AnswerReader<Float64Array> = (body) => MODEL_ANSWER.read(body);
-const readScore: AnswerReader<ScoreResponse> = (body) =>
-  parseJson(body.toString()) as ScoreResponse | undefined;
+
+/** The households' outcomes in an evaluate answer already checked against its schema. */
+function householdOutcomes(answer: { households: readonly unknown[] }): RemoteOutcome[] {
+  return answer.households.map((item, index) => {
+    if (Object.hasOwn(item as object, 'errors')) {
+      const prefix = `/households/${index}`;
+      // The paths the operations themselves would name, so that rejects read the same either way.
+      const errors = (item as { errors: ErrorItem[] }).errors.map(({ path, message }) => ({
+        path: path.startsWith(prefix) ? path.slice(prefix.length) : path,
+        message,
+      }));
+      return { ok: false, errors };
+    }
+    const { budget, model, score } = item as {
+      budget: Record<Category, number>;
+      model: Record<Category, number>;
+      score: ScoreResponse;
+    };
+    return { ok: true, value: { budget: amountsOf(budget), model: amountsOf(model), score } };
+  });
+}
 
 /**
  * What a failure worth another attempt says about the server: unreachable (`outage`, the breaker's
@@ -103,6 +142,9 @@ export class RemoteClient {
   private readonly breaker: OutageBreaker;
   private readonly throttling: ThrottleLog;
   private readonly log: RemoteLog;
+  private readonly scoreKey: string;
+  private readonly readScore: AnswerReader<ScoreResponse>;
+  private readonly evaluateAnswer: CheckedAnswer<ReturnType<typeof evaluateAnswerSchema>>;
   /** Set by close(): the pool is gone, so waiting to retry would only keep the process alive. */
   private closed = false;
 
@@ -124,6 +166,10 @@ export class RemoteClient {
     });
     this.retry = options.retry ?? DEFAULT_RETRY_POLICY;
     this.log = options.log ?? SILENT;
+    this.scoreKey = options.scoreKey ?? DEFAULT_SCORE_KEY;
+    const scoreAnswer = new CheckedAnswer(scoreResponseSchema(this.scoreKey));
+    this.readScore = (body) => scoreAnswer.read(body) as ScoreResponse | OffContractAnswer | undefined;
+    this.evaluateAnswer = new CheckedAnswer(evaluateAnswerSchema(this.scoreKey, false));
     this.throttling = new ThrottleLog((message) => this.log.warn(message));
     this.breaker = new OutageBreaker({
       maxOutageMs: options.maxOutageMs ?? DEFAULT_MAX_OUTAGE_MS,
@@ -140,29 +186,60 @@ export class RemoteClient {
    * request would be, so that one lost connection does not cancel a night's run.
    */
   async checkReachable(): Promise<void> {
-    let failure = await this.healthCheckFailure();
-    let attempts = 1;
-    for (; failure !== undefined && attempts <= this.retry.retries; attempts++) {
-      await sleep(backoffDelay(this.retry, attempts - 1));
-      failure = await this.healthCheckFailure();
-    }
-    if (failure !== undefined) {
-      throw new RemoteFatalError(
-        `the API at ${this.options.baseUrl} does not answer its health check (GET /healthz: ${failure}; gave up after ${attempts} attempts); check that the server is running and --api-url`,
-      );
-    }
+    await this.getPatiently('its health check', PUBLIC_PATHS.health, (status) => OUTAGE_STATUSES.has(status));
   }
 
-  /** The model version the server reports on /readyz, or undefined if it does not say. */
-  async modelVersion(): Promise<string | undefined> {
-    try {
-      const response = await this.transport.get('/readyz');
-      const json =
-        response.status === 200 ? (JSON.parse(response.body.toString()) as { modelVersion?: unknown }) : {};
-      return typeof json.modelVersion === 'string' ? json.modelVersion : undefined;
-    } catch {
-      return undefined;
+  /**
+   * What the server says about itself on GET /v1.0/engine (keyed, on the API listener). A server without
+   * it (an older or another one) gets a model version saying so, and three calls per row; a key it refuses
+   * stops the job here; a score key other than the job's stops it too, since every score answer would be
+   * refused.
+   */
+  async describeEngine(): Promise<RemoteEngine> {
+    const path = SERVICE_PATHS.engine;
+    const response = await this.getPatiently(
+      'the engine description',
+      path,
+      (status) => status === 429 || OUTAGE_STATUSES.has(status),
+    );
+    if (response.status === 401 || response.status === 403) throw this.refusedKey(response);
+    const info = response.status === 200 ? ENGINE_INFO.read(response.body) : undefined;
+    if (info === undefined || info instanceof OffContractAnswer) {
+      const why =
+        info instanceof OffContractAnswer
+          ? `its GET ${path} answered off the contract: ${info.problems.join('; ')}`
+          : `it has no GET ${path} (HTTP ${response.status})`;
+      return { modelVersion: `unknown (remote: ${why})`, maxHouseholds: undefined };
     }
+    if (info.score_key !== this.scoreKey) {
+      throw new RemoteFatalError(
+        `the API at ${this.options.baseUrl} answers scores under the key "${info.score_key}", not "${this.scoreKey}"; give --score-key ${info.score_key}`,
+      );
+    }
+    return { modelVersion: info.model_version, maxHouseholds: info.evaluate?.max_households };
+  }
+
+  /**
+   * The outcomes of many households in one POST /v1.0/households/evaluate, in order: each household's
+   * answer, or its field errors as the operations would name them. A request that fails as a whole (after
+   * its retries) rejects every household in it with the same reason.
+   */
+  households(bodies: readonly unknown[]): Promise<RemoteOutcome[]> {
+    const bytes = Buffer.from(JSON.stringify({ households: bodies }));
+    const read: AnswerReader<RemoteOutcome[]> = (body) => {
+      const answer = this.evaluateAnswer.read(body);
+      if (answer === undefined || answer instanceof OffContractAnswer) return answer;
+      if (answer.households.length !== bodies.length)
+        return new OffContractAnswer([
+          `/households has ${answer.households.length} answers for ${bodies.length} households`,
+        ]);
+      return householdOutcomes(answer);
+    };
+    return new Promise((resolve, reject) => {
+      this.call(SERVICE_PATHS.evaluate, bytes, read, 0, reject, (outcome) => {
+        resolve(outcome.ok ? outcome.value : bodies.map(() => outcome));
+      });
+    });
   }
 
   household(body: unknown): Promise<RemoteOutcome> {
@@ -186,7 +263,7 @@ export class RemoteClient {
         model = outcome;
         settle();
       });
-      this.call(OPERATION_PATHS.score, bytes, readScore, 0, reject, (outcome) => {
+      this.call(OPERATION_PATHS.score, bytes, this.readScore, 0, reject, (outcome) => {
         score = outcome;
         settle();
       });
@@ -206,11 +283,40 @@ export class RemoteClient {
    * answered: any other status (a 429 from a proxy in front of it, say) still means it is there.
    */
   private async healthCheckFailure(): Promise<string | undefined> {
+    const answer = await this.getOnce(PUBLIC_PATHS.health);
+    if (typeof answer === 'string') return answer;
+    return OUTAGE_STATUSES.has(answer.status) ? `HTTP ${answer.status}` : undefined;
+  }
+
+  /** The answer to GET `path` (with the key when `keyed`), or why there was none. */
+  private async getOnce(path: string, keyed = false): Promise<HttpResponse | string> {
     try {
-      const { status } = await this.transport.get('/healthz');
-      return OUTAGE_STATUSES.has(status) ? `HTTP ${status}` : undefined;
+      return await this.transport.get(path, keyed);
     } catch (error) {
       return retryableFailure(error as Error).detail;
+    }
+  }
+
+  /**
+   * GET `path`, tried as often as a request would be while it gets no answer or one `retried` says is
+   * worth another attempt; RemoteFatalError when the server never answers otherwise.
+   */
+  private async getPatiently(
+    what: string,
+    path: string,
+    retried: (status: number) => boolean,
+  ): Promise<HttpResponse> {
+    const keyed = path !== PUBLIC_PATHS.health;
+    for (let attempt = 0; ; attempt++) {
+      const answer = await this.getOnce(path, keyed);
+      if (typeof answer !== 'string' && !retried(answer.status)) return answer;
+      if (attempt >= this.retry.retries) {
+        const failure = typeof answer === 'string' ? answer : `HTTP ${answer.status}`;
+        throw new RemoteFatalError(
+          `the API at ${this.options.baseUrl} does not answer ${what} (GET ${path}: ${failure}; gave up after ${attempt + 1} attempts); check that the server is running and --api-url`,
+        );
+      }
+      await sleep(backoffDelay(this.retry, attempt));
     }
   }
 
@@ -280,6 +386,12 @@ export class RemoteClient {
     setTimeout(() => next.again(counted ? attempt + 1 : attempt), delayMs);
   }
 
+  private refusedKey(response: HttpResponse): RemoteFatalError {
+    return new RemoteFatalError(
+      `the API at ${this.options.baseUrl} refused the API key (HTTP ${response.status}: ${messageOf(response)}); check --api-key or OUTLAY_API_KEY and the key's scopes`,
+    );
+  }
+
   private interpret<T>(
     path: string,
     response: HttpResponse,
@@ -297,9 +409,8 @@ export class RemoteClient {
       if (value instanceof OffContractAnswer) return offContract(path, value);
       return { ok: true, value };
     }
-    const text = response.body.toString();
-    const json = parseJson(text);
-    const message = typeof json?.message === 'string' ? json.message : text.slice(0, 200);
+    const json = parseJson(response.body.toString());
+    const message = messageOf(response);
     if (status === 400) {
       const errors = Array.isArray(json?.errors) ? (json.errors as ErrorItem[]) : [{ path: '', message }];
       return { ok: false, errors };
@@ -313,11 +424,7 @@ export class RemoteClient {
         retryAfterMs(typeof header === 'string' ? header : undefined),
       );
     }
-    if (status === 401 || status === 403) {
-      throw new RemoteFatalError(
-        `the API at ${this.options.baseUrl} refused the API key (HTTP ${status}: ${message}); check --api-key or OUTLAY_API_KEY and the key's scopes`,
-      );
-    }
+    if (status === 401 || status === 403) throw this.refusedKey(response);
     if (status === 404) {
       throw new RemoteFatalError(
         `the API at ${this.options.baseUrl} has no ${path} (HTTP 404); check --api-url`,
@@ -361,6 +468,13 @@ function gaveUp(path: string, failure: Retryable, attempt: number): RemoteReject
     ],
     reason: `remote: ${failure.kind} after retries`,
   };
+}
+
+/** The `message` of an error answer, or the start of its body. */
+function messageOf(response: HttpResponse): string {
+  const text = response.body.toString();
+  const json = parseJson(text);
+  return typeof json?.message === 'string' ? json.message : text.slice(0, 200);
 }
 
 function parseJson(text: string): Record<string, unknown> | undefined {

@@ -26,7 +26,7 @@ export interface TransportOptions {
   readonly timeoutMs: number;
   /** PEM of a private CA to trust besides the system's (HTTPS). */
   readonly ca?: string | undefined;
-  /** Sent with every POST (the API key); not with GET /readyz, which needs none. */
+  /** Sent with every POST and keyed GET (the API key); not with public GETs such as /healthz. */
   readonly headers?: Readonly<Record<string, string>>;
 }
 
@@ -84,6 +84,7 @@ export class HttpTransport {
   private readonly pathPrefix: string;
   /** Flat name/value lists built once: undici copies them as they are, with no per-call object to build. */
   private readonly getHeaders: string[];
+  private readonly keyedGetHeaders: string[];
   private readonly postHeaders: string[];
 
   constructor(
@@ -108,18 +109,22 @@ export class HttpTransport {
             `Basic ${Buffer.from(`${decodeURIComponent(base.username)}:${decodeURIComponent(base.password)}`).toString('base64')}`,
           ];
     this.getHeaders = ['accept', 'application/json', ...auth];
-    this.postHeaders = [
-      ...this.getHeaders,
-      'content-type',
-      'application/json',
-      ...Object.entries(options.headers ?? {}).flat(),
-    ];
+    this.keyedGetHeaders = [...this.getHeaders, ...Object.entries(options.headers ?? {}).flat()];
+    this.postHeaders = [...this.keyedGetHeaders, 'content-type', 'application/json'];
   }
 
-  get(path: string): Promise<HttpResponse> {
+  /**
+   * GET `path`, with the fixed headers (the API key) only when `keyed`: public endpoints such as the health
+   * check never see the key.
+   */
+  get(path: string, keyed = false): Promise<HttpResponse> {
     return new Promise((resolve, reject) => {
       this.send(
-        { method: 'GET', path: this.pathPrefix + path, headers: this.getHeaders },
+        {
+          method: 'GET',
+          path: this.pathPrefix + path,
+          headers: keyed ? this.keyedGetHeaders : this.getHeaders,
+        },
         (error, response) => (error === undefined ? resolve(response!) : reject(error)),
       );
     });

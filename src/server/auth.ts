@@ -1,6 +1,6 @@
 /**
  * Authentication that fails closed. Every route must declare `config.scope`: a service scope (the key
- * must carry it) or 'public'. A route without one stops the server from starting. Keyed routes get an
+ * must carry it), several (the key must carry every one), 'any-key' (any valid key) or 'public'. A route without one stops the server from starting. Keyed routes get an
  * onRequest hook, so the key is checked before the body is read: a rejected key never costs a parse and
  * never produces a 400. The same hook applies the key's rate limit. The docs page's routes (added by
  * @fastify/swagger-ui, under /docs) are public.
@@ -11,7 +11,7 @@ import type { Scope } from '../keys/keys-file.js';
 import { PUBLIC_PATHS } from './endpoints.js';
 import type { RateLimiter } from './rate-limit.js';
 
-export type RouteScope = Scope | 'public';
+export type RouteScope = Scope | readonly Scope[] | 'any-key' | 'public';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -33,14 +33,18 @@ interface AuthOptions {
   readonly limiter: RateLimiter;
 }
 
-function requireKey(scope: Scope, options: AuthOptions): onRequestHookHandler {
+/** The scopes a key needs for a keyed route (none for 'any-key'). */
+const scopesNeeded = (scope: Exclude<RouteScope, 'public'>): readonly Scope[] =>
+  scope === 'any-key' ? [] : typeof scope === 'string' ? [scope] : scope;
+
+function requireKey(scopes: readonly Scope[], options: AuthOptions): onRequestHookHandler {
   const { keyStore, limiter, defaultRateLimit } = options;
   return async (request, reply) => {
     const presented = request.headers['x-api-key'];
     const key = typeof presented === 'string' ? keyStore.authenticate(presented, Date.now()) : undefined;
     if (key === undefined) return reply.code(403).send(FORBIDDEN);
     request.keyId = key.id;
-    if (!key.scopes.has(scope)) return reply.code(403).send(FORBIDDEN);
+    if (!scopes.every((scope) => key.scopes.has(scope))) return reply.code(403).send(FORBIDDEN);
     const decision = await limiter(request, key.rateLimit ?? defaultRateLimit);
     reply.header('RateLimit-Policy', decision.policy).header('RateLimit', decision.header);
     if (!decision.allowed)
@@ -63,6 +67,6 @@ export function enforceRouteScopes(app: FastifyInstance, options: AuthOptions): 
     }
     if (scope === 'public') return;
     const existing = route.onRequest === undefined ? [] : [route.onRequest].flat();
-    route.onRequest = [...existing, requireKey(scope, options)];
+    route.onRequest = [...existing, requireKey(scopesNeeded(scope), options)];
   });
 }

@@ -18,6 +18,7 @@ import { installRateLimiter } from './rate-limit.js';
 import { registerDocsPage } from './routes/docs-page.js';
 import { registerOperationRoutes } from './routes/operations.js';
 import { registerPublicRoutes } from './routes/public.js';
+import { registerServiceRoutes } from './routes/service.js';
 import { installSecurityHeaders, requestIdOf } from './security.js';
 import { tlsServerOptions } from './tls.js';
 
@@ -77,6 +78,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   });
 
   registerOperationRoutes(app, engine);
+  registerServiceRoutes(app, engine);
   registerPublicRoutes(app);
   registerDocsPage(
     app,

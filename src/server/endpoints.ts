@@ -8,6 +8,15 @@ export const OPERATION_PATHS = {
   score: '/v1.0/scores/generate',
 } as const;
 
+/**
+ * Keyed on the API listener beside the three operations: what the engine is (any valid key), and the
+ * three operations over many households in one request (a key with all three scopes).
+ */
+export const SERVICE_PATHS = {
+  engine: '/v1.0/engine',
+  evaluate: '/v1.0/households/evaluate',
+} as const;
+
 /** Public on the API listener. */
 export const PUBLIC_PATHS = {
   health: '/healthz',

@@ -25,9 +25,17 @@ import {
 } from '../contract/schemas.js';
 import { ScoreDetails } from '../engine/score-details.js';
 import type { TSchema } from '../vendor/typebox.js';
-import { PUBLIC_PATHS } from './endpoints.js';
+import { PUBLIC_PATHS, SERVICE_PATHS } from './endpoints.js';
 import { OPERATIONS, type Operation } from './operations.js';
 import { HealthStatus } from './public-schemas.js';
+import {
+  EngineInfo,
+  EvaluateOffer,
+  EvaluateRequest,
+  evaluateResponseSchema,
+  householdAnswerSchema,
+  MAX_EVALUATE_HOUSEHOLDS,
+} from './service-schemas.js';
 
 export type OpenApiDocument = Record<string, unknown>;
 
@@ -45,7 +53,36 @@ function toJsonSchema(schema: unknown, names: ReadonlyMap<unknown, string>, root
   );
 }
 
+/** The evaluate endpoint's schemas, built on the score answers' own (so that they appear as references). */
+function evaluateSchemas(operationSchemas: ReadonlyMap<string, TSchema>): [string, TSchema][] {
+  const plain = householdAnswerSchema(operationSchemas.get('ScoreResponse')!);
+  const explained = householdAnswerSchema(operationSchemas.get('ExplainedScoreResponse')!);
+  return [
+    ['EvaluateOffer', EvaluateOffer],
+    ['EngineInfo', EngineInfo],
+    ['EvaluateRequest', EvaluateRequest],
+    ['HouseholdAnswer', plain],
+    ['ExplainedHouseholdAnswer', explained],
+    ['EvaluateResponse', evaluateResponseSchema(plain)],
+    ['ExplainedEvaluateResponse', evaluateResponseSchema(explained)],
+  ];
+}
+
 function componentSchemas(scoreKey: string): Record<string, unknown> {
+  const operationSchemas: [string, TSchema][] = OPERATIONS.flatMap((operation): [string, TSchema][] => [
+    [operation.responseName, operation.responseSchema(scoreKey)],
+    ...(operation.aliased === undefined
+      ? []
+      : [[operation.aliased.responseName, operation.aliased.responseSchema] as [string, TSchema]]),
+    ...(operation.explained === undefined
+      ? []
+      : [
+          [operation.explained.responseName, operation.explained.responseSchema(scoreKey)] as [
+            string,
+            TSchema,
+          ],
+        ]),
+  ]);
   const named: [string, TSchema][] = [
     ['Demographics', Demographics],
     ['GivenBudget', GivenBudget],
@@ -55,20 +92,8 @@ function componentSchemas(scoreKey: string): Record<string, unknown> {
     ['ScoreDetails', ScoreDetails],
     ['GroupedInput', GroupedInput],
     ['Transformer', Transformer],
-    ...OPERATIONS.flatMap((operation): [string, TSchema][] => [
-      [operation.responseName, operation.responseSchema(scoreKey)],
-      ...(operation.aliased === undefined
-        ? []
-        : [[operation.aliased.responseName, operation.aliased.responseSchema] as [string, TSchema]]),
-      ...(operation.explained === undefined
-        ? []
-        : [
-            [operation.explained.responseName, operation.explained.responseSchema(scoreKey)] as [
-              string,
-              TSchema,
-            ],
-          ]),
-    ]),
+    ...operationSchemas,
+    ...evaluateSchemas(new Map(operationSchemas)),
     ['ErrorItem', ErrorItem],
     ['InvalidRequestBody', InvalidRequestBody],
     ['ErrorMessage', ErrorMessage],
@@ -85,6 +110,10 @@ function componentSchemas(scoreKey: string): Record<string, unknown> {
       return [[answerName(responseName), { anyOf: [ref(responseName), ref(aliased.responseName)] }]];
     return [];
   });
+  answers.push([
+    'EvaluateResponseAnswer',
+    { oneOf: [ref('EvaluateResponse'), ref('ExplainedEvaluateResponse')] },
+  ]);
   return Object.fromEntries([
     ...named.map(([name, schema]) => [name, toJsonSchema(schema, names, schema)]),
     ...answers,
@@ -233,25 +262,81 @@ function operationPaths(): Record<string, unknown> {
               required: true,
               content: { 'application/json': { schema: ref('OperationRequest'), example } },
             },
-            responses: {
-              200: {
-                description: 'Success.',
-                headers: RATE_LIMIT_HEADERS,
-                content: json(schema),
-              },
-              400: responseRef('InvalidRequestBody'),
-              403: responseRef('Forbidden'),
-              413: responseRef('PayloadTooLarge'),
-              429: responseRef('TooManyRequests'),
-              500: responseRef('InternalError'),
-              503: responseRef('Overloaded'),
-            },
+            responses: postResponses(schema),
           },
         },
       ];
     }),
   );
 }
+
+/** The answers of a keyed POST: `schema` on success. */
+const postResponses = (schema: object) => ({
+  200: { description: 'Success.', headers: RATE_LIMIT_HEADERS, content: json(schema) },
+  400: responseRef('InvalidRequestBody'),
+  ...keyedFailures,
+  413: responseRef('PayloadTooLarge'),
+});
+
+const keyedFailures = {
+  403: responseRef('Forbidden'),
+  429: responseRef('TooManyRequests'),
+  500: responseRef('InternalError'),
+  503: responseRef('Overloaded'),
+};
+
+/** The evaluate example: two households, the second with a loan and a basis, read with ?explain=true. */
+export const EVALUATE_REQUEST_EXAMPLE = {
+  households: [
+    REQUEST_EXAMPLE,
+    {
+      demographics: { zip: '10001', net_annual_income: 72_000, age: 35 },
+      budget: { savings: 2_400 },
+      loan: EXPLAINED_REQUEST_EXAMPLE.loan,
+      options: EXPLAINED_REQUEST_EXAMPLE.options,
+    },
+  ],
+};
+
+const servicePaths = () => ({
+  [SERVICE_PATHS.engine]: {
+    get: {
+      operationId: 'describeEngine',
+      summary:
+        'The model version, price year and score key the server answers with, and whether it offers the evaluate endpoint.',
+      description:
+        'Any valid key, whatever its scopes. Readers must ignore fields they do not know: more may be added.',
+      tags: ['Operations'],
+      security: [{ apiKey: [] }],
+      responses: {
+        200: { description: 'Success.', headers: RATE_LIMIT_HEADERS, content: json(ref('EngineInfo')) },
+        ...keyedFailures,
+      },
+    },
+  },
+  [SERVICE_PATHS.evaluate]: {
+    post: {
+      operationId: 'evaluateHouseholds',
+      summary: `The budget, model and score of up to ${MAX_EVALUATE_HOUSEHOLDS} households in one request.`,
+      description:
+        'Requires a key with all three scopes (budgets, scores, models); counts as one request against its ' +
+        'rate limit. Each household is the body of the three operations and is validated on its own: the ' +
+        "answer lists, in request order, each household's `budget`, `model` and `score` (as the operations " +
+        "answer them), or its 400 body with paths from this request's root (`/households/1/demographics/zip`). " +
+        `An empty list or more than ${MAX_EVALUATE_HOUSEHOLDS} households answers 400; a body over 4 MiB, 413.`,
+      tags: ['Operations'],
+      security: [{ apiKey: [] }],
+      parameters: [EXPLAIN_PARAMETER],
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': { schema: ref('EvaluateRequest'), example: EVALUATE_REQUEST_EXAMPLE },
+        },
+      },
+      responses: postResponses(ref('EvaluateResponseAnswer')),
+    },
+  },
+});
 
 const publicGet = (operationId: string, summary: string, responses: Record<string, unknown>) => ({
   get: {
@@ -291,10 +376,14 @@ export function buildOpenApiDocument(options: { scoreKey: string; modelVersion: 
     },
     servers: [{ url: '/' }],
     tags: [
-      { name: 'Operations', description: 'The three service operations; each needs a key with its scope.' },
+      {
+        name: 'Operations',
+        description:
+          'The three service operations, each needing a key with its scope; the three over many households at once; and what the engine is.',
+      },
       { name: 'Operations support', description: 'Liveness and documentation; public.' },
     ],
-    paths: { ...operationPaths(), ...publicPaths() },
+    paths: { ...operationPaths(), ...servicePaths(), ...publicPaths() },
     components: components(options.scoreKey),
   };
 }

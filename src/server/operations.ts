@@ -80,7 +80,7 @@ export const OPERATIONS: readonly Operation[] = [
 ];
 
 /** The score response with `?explain=true`: its three values and their `details` (docs/scores.md). */
-function explainedScoreResponseSchema(scoreKey: string): TSchema {
+export function explainedScoreResponseSchema(scoreKey: string): TSchema {
   return Type.Object(
     { ...scoreResponseSchema(scoreKey).properties, details: ScoreDetails },
     { additionalProperties: false },

@@ -70,7 +70,7 @@ const PROXY_SCENARIOS: readonly Scenario[] = [
 const RESTART_SCENARIO: Scenario = {
   name: 'server killed and restarted mid-run, with all the faults above (--retries 10)',
   plan: ALL_FAULTS,
-  killAfterRequests: ROWS,
+  killAfterRequests: ROWS / 4,
   extraArgs: ['--retries', '10'],
 };
 
@@ -87,6 +87,9 @@ const scoreArgs = (apiUrl: string, outDir: string, extraArgs: readonly string[] 
     String(CLIENT_TIMEOUT_MS),
     '--log-level',
     'error',
+    // Two rows per evaluate request (16 split over CONCURRENCY): enough requests for every fault to land.
+    '--batch-rows',
+    '16',
     ...extraArgs,
   ]);
 

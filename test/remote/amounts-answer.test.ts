@@ -3,7 +3,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CATEGORIES } from '../../src/contract/categories.js';
 import { BudgetResponse } from '../../src/contract/schemas.js';
-import { AmountsAnswer, OffContractAnswer } from '../../src/remote/amounts-answer.js';
+import { AmountsAnswer } from '../../src/remote/amounts-answer.js';
+import { OffContractAnswer } from '../../src/remote/checked-answer.js';
 import { Compile } from '../../src/vendor/typebox.js';
 
 /** Distinct amounts per category, with 0, one digit and many digits among them. */

@@ -88,6 +88,17 @@ describe('HttpTransport', () => {
     expect(received.headers.authorization).toBe(`Basic ${Buffer.from('us er:p:ss').toString('base64')}`);
   });
 
+  it('keyed GET sends the fixed headers (the key) but no content type', async () => {
+    transport = new HttpTransport(new URL(await listen(createServer(echo), 'http')), {
+      ...OPTIONS,
+      headers: { 'x-api-key': 'k' },
+    });
+    const received = JSON.parse((await transport.get('/v1.0/engine', true)).body.toString());
+    expect(received).toMatchObject({ method: 'GET', url: '/v1.0/engine', body: '' });
+    expect(received.headers['x-api-key']).toBe('k');
+    expect(received.headers['content-type']).toBeUndefined();
+  });
+
   it('a server that never answers → RequestTimeoutError after the timeout', async () => {
     const origin = await listen(
       createServer(() => {}),

@@ -23,8 +23,13 @@ import { type ServeProcess, startServe } from '../reliability/support/serve-proc
 
 const ROWS = 2_000;
 const BAD_ROWS = 10;
-/** Requests the server has answered when it is killed: well into the run, far from its end (3 per row). */
-const KILL_AFTER_REQUESTS = 600;
+/**
+ * Rows per evaluate request in the runs the server dies under: --batch-rows 24 split over --concurrency 8,
+ * so that the run takes many requests and the kill lands well inside it.
+ */
+const SMALL_REQUESTS = ['--batch-rows', '24'];
+/** Requests the server has answered when it is killed: well into the run, far from its end (~670). */
+const KILL_AFTER_REQUESTS = 150;
 /** Long enough that one retry cannot ride it out, so the breaker must pause the job. */
 const OUTAGE_MS = 2_000;
 const UNTHROTTLED_PER_MINUTE = 1_000_000_000;
@@ -97,7 +102,7 @@ describe('outlay score --engine remote, server outages', () => {
       const outDir = join(dir, 'restart');
       // One retry per request: the outage outlasts it, so rows survive only if the breaker pauses the job.
       const { finished, runningAtKill } = await killServerMidRun(
-        remoteArgs(server.url, key, outDir, ['--retries', '1']),
+        remoteArgs(server.url, key, outDir, ['--retries', '1', ...SMALL_REQUESTS]),
       );
       await sleep(OUTAGE_MS);
       await server.restart();
@@ -138,8 +143,7 @@ describe('outlay score --engine remote, server outages', () => {
         '--retries',
         '1',
         '--resume',
-        '--batch-rows',
-        '64',
+        ...SMALL_REQUESTS,
         '--checkpoint-every',
         '1',
       ]);
@@ -169,7 +173,8 @@ describe('outlay score --engine remote, throttling', () => {
       // A running server picks a new key up within seconds; a restart makes it certain.
       await server.stop();
       await server.restart();
-      const child = spawnOutlay(remoteArgs(server.url, narrowKey, join(dir, 'throttled')));
+      // Many small requests, so that the job needs more than the key's 30 a minute.
+      const child = spawnOutlay(remoteArgs(server.url, narrowKey, join(dir, 'throttled'), SMALL_REQUESTS));
       const finished = outcomeOf(child, HANG_GUARD_MS);
       let stderr = '';
       const warned = new Promise<void>((resolve) => {

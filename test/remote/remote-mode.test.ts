@@ -1,6 +1,8 @@
 /**
- * Remote mode against Outlay's own server on loopback (fake-model engine), directly and through a
- * fault-injecting proxy: files equal local mode's, faults are retried without losing a row, 403 stops the job.
+ * Remote mode against Outlay's own server on loopback (fake-model engine), directly (many rows per evaluate
+ * request) and through proxies: one that hides GET /v1.0/engine as an older server would (three calls per
+ * row), one that injects faults, one that bends answers off the contract. Files equal local mode's, faults
+ * are retried without losing a row, answers off the contract reject their rows, 403 stops the job.
  */
 
 import { readFile, writeFile } from 'node:fs/promises';
@@ -38,21 +40,16 @@ const options = (outDir: string, startScorer: ScoreJobOptions['startScorer']) =>
 
 const remote =
   (url: string, key: string, timeoutMs = 2_000) =>
-  async (layout: Parameters<ScoreJobOptions['startScorer']>[0]) =>
-    new RemoteScorer(
-      new RemoteClient({
-        baseUrl: url,
-        apiKey: key,
-        concurrency: 8,
-        timeoutMs,
-        retry: { retries: 8, baseDelayMs: 5, maxDelayMs: 50, maxRetryAfterMs: 50 },
-      }),
-      fakeGeo,
-      layout,
-      'fake-1',
-      64,
-      8,
-    );
+  async (layout: Parameters<ScoreJobOptions['startScorer']>[0]) => {
+    const client = new RemoteClient({
+      baseUrl: url,
+      apiKey: key,
+      concurrency: 8,
+      timeoutMs,
+      retry: { retries: 8, baseDelayMs: 5, maxDelayMs: 50, maxRetryAfterMs: 50 },
+    });
+    return new RemoteScorer(client, fakeGeo, layout, await client.describeEngine(), 64, 8);
+  };
 
 async function files(outDir: string) {
   return {
@@ -103,11 +100,13 @@ async function proxyTo(
 async function faultyProxy(
   target: string,
   every: number,
+  older = false,
 ): Promise<Proxy & { faults: Record<string, number> }> {
   const faults: Record<string, number> = { '503': 0, '429': 0, slow: 0, reset: 0 };
   const kinds = Object.keys(faults);
   const proxy = await proxyTo(target, (n, incoming, outgoing) => {
-    if (n % every !== 0) return false;
+    if (older && hidesEngine(n, incoming, outgoing)) return true;
+    if (n % every !== 0 || incoming.method !== 'POST') return false;
     const kind = kinds[(n / every) % kinds.length]!;
     faults[kind]!++;
     if (kind === '503') outgoing.writeHead(503).end('{"message":"unavailable"}');
@@ -119,24 +118,75 @@ async function faultyProxy(
   return { ...proxy, faults };
 }
 
+/** Answers GET /v1.0/engine with 404, as a server without it (an older one) would. */
+function hidesEngine(_n: number, incoming: IncomingMessage, outgoing: ServerResponse): boolean {
+  if (incoming.url !== '/v1.0/engine') return false;
+  outgoing.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"Not Found"}');
+  return true;
+}
+
+type Bent = Record<string, unknown>;
+
+/** Rewrites the `field` record of every answer with `change`: per-row answers, or each household's. */
+const bendAnswers = (field: 'budget' | 'model' | 'score', change: (record: Bent) => Bent) => {
+  const bendOne = (answer: Bent) =>
+    field === 'score'
+      ? 'SAViNGS' in answer
+        ? change(answer)
+        : answer
+      : field in answer
+        ? { [field]: change(answer[field] as Bent) }
+        : answer;
+  return (_path: string, body: Buffer) => {
+    const answer = JSON.parse(body.toString());
+    if (!Array.isArray(answer.households)) return Buffer.from(JSON.stringify(bendOne(answer)));
+    const households = answer.households.map((item: Bent) =>
+      'errors' in item ? item : { ...item, [field]: change(item[field] as Bent) },
+    );
+    return Buffer.from(JSON.stringify({ households }));
+  };
+};
+
+const MODES = [
+  ['many rows per evaluate request', false],
+  ['an older server, three calls per row', true],
+] as const;
+
 describe('remote mode', () => {
   it('scenario: remote against the real server on loopback → scored and rejects files identical to local mode', async () => {
     await runScoreJob(options(join(dir, 'local'), async (layout) => new InProcessScorer(engine, layout)));
     const result = await runScoreJob(options(join(dir, 'remote'), remote(server.url, server.keys.all)));
     expect(await files(join(dir, 'remote'))).toEqual(await files(join(dir, 'local')));
     expect(result.rowsIn).toBe(300);
+    expect(result.modelVersion).toBe(engine.modelVersion);
   });
 
-  it('scenario: 503s, 429s with Retry-After, timeouts and connection resets → retried, no row lost, same files', async () => {
-    const proxy = await faultyProxy(server.url, 9);
+  it('scenario: a server without GET /v1.0/engine → three calls per row, same files, the model version says why it is unknown', async () => {
+    const proxy = await proxyTo(server.url, hidesEngine);
+    let result: Awaited<ReturnType<typeof runScoreJob>>;
     try {
-      await runScoreJob(options(join(dir, 'faulty'), remote(proxy.url, server.keys.all, 200)));
+      result = await runScoreJob(options(join(dir, 'older'), remote(proxy.url, server.keys.all)));
     } finally {
       await proxy.close();
     }
-    expect(Object.values(proxy.faults).every((count) => count > 0)).toBe(true);
-    expect(await files(join(dir, 'faulty'))).toEqual(await files(join(dir, 'local')));
+    expect(await files(join(dir, 'older'))).toEqual(await files(join(dir, 'local')));
+    expect(result.modelVersion).toBe('unknown (remote: it has no GET /v1.0/engine (HTTP 404))');
   });
+
+  it.each(MODES)(
+    'scenario: %s; 503s, 429s with Retry-After, timeouts and connection resets → retried, no row lost, same files',
+    async (mode, older) => {
+      const proxy = await faultyProxy(server.url, older ? 9 : 3, older);
+      const outDir = join(dir, `faulty-${mode}`);
+      try {
+        await runScoreJob(options(outDir, remote(proxy.url, server.keys.all, 200)));
+      } finally {
+        await proxy.close();
+      }
+      expect(Object.values(proxy.faults).every((count) => count > 0)).toBe(true);
+      expect(await files(outDir)).toEqual(await files(join(dir, 'local')));
+    },
+  );
 
   it('scenario: a key the server refuses (403) → the job stops with a clear message and no output files', async () => {
     await expect(
@@ -144,55 +194,43 @@ describe('remote mode', () => {
     ).rejects.toThrow(/refused the API key \(HTTP 403/);
   });
 
-  it('scenario: a server whose score answers are off the contract ("91.25") → the job stops naming the row and the answer', async () => {
-    const proxy = await proxyTo(
-      server.url,
-      () => false,
-      (path, body) => {
-        if (!path.includes('/scores/')) return body;
-        return Buffer.from(JSON.stringify({ ...JSON.parse(body.toString()), OUTLAY: '91.25' }));
-      },
-    );
-    try {
-      await expect(
-        runScoreJob(options(join(dir, 'off-contract'), remote(proxy.url, server.keys.all))),
-      ).rejects.toThrow(/input row \d+: the remote score answer \[.*"91\.25".*\] is not a PSA/);
-    } finally {
-      await proxy.close();
-    }
-  });
-
   it.each([
     ['budget', 'a fraction', 1234.56, '/budget/food_home must be integer (is 1234.56)'],
     ['model', 'a negative amount', -5, '/model/food_home must be >= 0 (is -5)'],
-  ])(
-    'scenario: a server whose %s answers carry %s → every such row rejected naming the field, none scored',
-    async (field, _case, amount, problem) => {
-      const proxy = await proxyTo(
-        server.url,
-        () => false,
-        (_path, body) => {
-          const answer = JSON.parse(body.toString());
-          if (!(field in answer)) return body;
-          return Buffer.from(JSON.stringify({ [field]: { ...answer[field], food_home: amount } }));
-        },
-      );
-      const outDir = join(dir, `off-contract-${field}`);
-      try {
-        await runScoreJob(options(outDir, remote(proxy.url, server.keys.all)));
-      } finally {
-        await proxy.close();
+    ['score', 'a score in hundredths', '91.25', '/OUTLAY must match pattern'],
+  ] as const)(
+    'scenario: a server whose %s answers carry %s → every such row rejected naming the field, none scored, either way',
+    async (field, _case, value, problem) => {
+      const key = field === 'score' ? 'OUTLAY' : 'food_home';
+      for (const [mode, older] of MODES) {
+        const proxy = await proxyTo(
+          server.url,
+          older ? hidesEngine : () => false,
+          bendAnswers(field, (record) => ({ ...record, [key]: value })),
+        );
+        const outDir = join(dir, `off-contract-${field}-${older}`);
+        try {
+          await runScoreJob(options(outDir, remote(proxy.url, server.keys.all)));
+        } finally {
+          await proxy.close();
+        }
+        const { scored, rejects } = await files(outDir);
+        expect(scored.trim().split('\n'), mode).toHaveLength(1); // the header only
+        // The rows the contract refuses are rejected before any call; every other row by its answer.
+        const reasons = (parse(rejects, { columns: true }) as { reject_reason: string }[]).map(
+          (record) => record.reject_reason,
+        );
+        expect(reasons).toHaveLength(300);
+        // Per row `/budget/food_home …`; in an evaluate answer `/households/7/budget/food_home …`.
+        const offContract = reasons.filter(
+          (reason) => reason.includes('off the contract') && reason.includes(problem),
+        );
+        expect(
+          offContract.length,
+          `${mode}: ${reasons.find((reason) => reason.includes('remote'))}`,
+        ).toBeGreaterThan(0);
+        expect(reasons.filter((reason) => !reason.includes('remote'))).toHaveLength(300 - offContract.length);
       }
-      const { scored, rejects } = await files(outDir);
-      expect(scored.trim().split('\n')).toHaveLength(1); // the header only
-      // The rows the contract refuses are rejected before any call; every other row by its answer.
-      const reasons = (parse(rejects, { columns: true }) as { reject_reason: string }[]).map(
-        (record) => record.reject_reason,
-      );
-      expect(reasons).toHaveLength(300);
-      const offContract = reasons.filter((reason) => reason.includes(`off the contract: ${problem}`));
-      expect(offContract.length).toBeGreaterThan(0);
-      expect(reasons.filter((reason) => !reason.includes('remote'))).toHaveLength(300 - offContract.length);
     },
   );
 });

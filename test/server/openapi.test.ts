@@ -66,6 +66,8 @@ describe('GET /openapi.json', () => {
     ]) {
       expect(document.paths[path]?.post).toMatchObject({ security: [{ apiKey: [] }] });
     }
+    expect(document.paths['/v1.0/households/evaluate']?.post).toMatchObject({ security: [{ apiKey: [] }] });
+    expect(document.paths['/v1.0/engine']?.get).toMatchObject({ security: [{ apiKey: [] }] });
   });
 });
 
@@ -114,19 +116,48 @@ describe('responses against the document', () => {
     expectMatchesDocument('/v1.0/budgets/generate', 'post', answer);
   });
 
+  it('POST /v1.0/households/evaluate: 200 (plain and explained), 400, 403 and 413 bodies match their declared schemas', async () => {
+    const path = '/v1.0/households/evaluate';
+    const key = { 'x-api-key': server.keys.all };
+    const households = [REQUEST, { demographics: { zip: 1 } }];
+    const answers = [
+      await post(server.url + path, { households }, key),
+      await post(`${server.url + path}?explain=true`, { households }, key),
+      await post(server.url + path, { households: [] }, key),
+      await post(server.url + path, { households }, {}),
+      await post(server.url + path, JSON.stringify({ pad: 'x'.repeat(5_000_000) }), key),
+    ];
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 400, 403, 413]);
+    for (const answer of answers) expectMatchesDocument(path, 'post', answer);
+  });
+
+  it('GET /v1.0/engine: the 200 and 403 bodies match their declared schemas', async () => {
+    const answers = [
+      await read(
+        await fetch(`${server.url}/v1.0/engine`, { headers: { 'x-api-key': server.keys.scoresOnly } }),
+      ),
+      await read(await fetch(`${server.url}/v1.0/engine`)),
+    ];
+    expect(answers.map((answer) => answer.status)).toEqual([200, 403]);
+    for (const answer of answers) expectMatchesDocument('/v1.0/engine', 'get', answer);
+  });
+
   it('GET /healthz: the 200 body matches its declared schema', async () => {
     const answer = await read(await fetch(`${server.url}/healthz`));
     expect(answer.status).toBe(200);
     expectMatchesDocument('/healthz', 'get', answer);
   });
 
-  it.each(operations)('POST %s with the documented request example: answers 200', async (path) => {
-    const operation = (document.paths[path]?.post ?? {}) as {
-      requestBody?: { content: { 'application/json': { example: unknown } } };
-    };
-    const example = operation.requestBody?.content['application/json'].example;
-    expect(example).toBeDefined();
-    const answer = await post(server.url + path, example, { 'x-api-key': server.keys.all });
-    expect(answer.status).toBe(200);
-  });
+  it.each([...operations, '/v1.0/households/evaluate'])(
+    'POST %s with the documented request example: answers 200',
+    async (path) => {
+      const operation = (document.paths[path]?.post ?? {}) as {
+        requestBody?: { content: { 'application/json': { example: unknown } } };
+      };
+      const example = operation.requestBody?.content['application/json'].example;
+      expect(example).toBeDefined();
+      const answer = await post(server.url + path, example, { 'x-api-key': server.keys.all });
+      expect(answer.status).toBe(200);
+    },
+  );
 });

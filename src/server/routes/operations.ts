@@ -11,7 +11,7 @@ import type { Engine } from '../../engine/types.js';
 import { OPERATIONS, type Operation } from '../operations.js';
 
 /** Fastify leaves the body undefined only when a request has neither content-type nor body. */
-const NO_BODY = invalidRequest([
+export const NO_BODY = invalidRequest([
   { path: '', message: 'must be a JSON object sent with content-type application/json' },
 ]);
 
@@ -31,12 +31,12 @@ function answer(engine: Engine, operation: Operation, request: FastifyRequest, r
   else reply.send(result.value);
 }
 
-const BAD_EXPLAIN = invalidRequest([
+export const BAD_EXPLAIN = invalidRequest([
   { path: '', message: 'the query parameter explain must be "true" or "false"' },
 ]);
 
 /** Whether the query asks for an explanation (`explain=true`); undefined for any value but true or false. */
-function explainRequested(query: unknown): boolean | undefined {
+export function explainRequested(query: unknown): boolean | undefined {
   const value = (query as Record<string, unknown>).explain;
   if (value === undefined || value === 'false') return false;
   return value === 'true' ? true : undefined;

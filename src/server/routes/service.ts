@@ -1,0 +1,111 @@
+/**
+ * GET /v1.0/engine (what the engine is: any valid key) and POST /v1.0/households/evaluate (the three
+ * operations over many households: a key with all three scopes). Like the operations, each household is
+ * validated by the engine with the shared validator and answered as the operations answer it.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { ErrorItem, InvalidRequestBody } from '../../contract/schemas.js';
+import { invalidRequest } from '../../contract/validate.js';
+import type { Engine } from '../../engine/types.js';
+import { SCOPES } from '../../keys/keys-file.js';
+import { Compile } from '../../vendor/typebox.js';
+import { SERVICE_PATHS } from '../endpoints.js';
+import {
+  type EngineInfo,
+  EVALUATE_BODY_LIMIT,
+  EvaluateEnvelope,
+  MAX_EVALUATE_HOUSEHOLDS,
+} from '../service-schemas.js';
+import { BAD_EXPLAIN, explainRequested, NO_BODY } from './operations.js';
+
+export function engineInfoOf(engine: Engine): EngineInfo {
+  return {
+    model_version: engine.modelVersion,
+    price_year: engine.priceYear,
+    score_key: engine.scoreKey,
+    evaluate: { path: SERVICE_PATHS.evaluate, max_households: MAX_EVALUATE_HOUSEHOLDS },
+  };
+}
+
+const envelope = Compile(EvaluateEnvelope);
+
+interface RawError {
+  readonly keyword: string;
+  readonly instancePath: string;
+  readonly params: Record<string, unknown>;
+  readonly message: string;
+}
+
+/** The envelope's problems in the operations' words (docs/api.md, "Validation errors"). */
+function envelopeErrors(body: unknown): ErrorItem[] {
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    return [{ path: '', message: 'must be an object with a `households` list' }];
+  return [...(envelope.Errors(body) as Iterable<RawError>)].flatMap(describe);
+}
+
+const escapePointer = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
+
+function describe(raw: RawError): ErrorItem[] {
+  switch (raw.keyword) {
+    case 'additionalProperties':
+      return (raw.params.additionalProperties as string[]).map((key) => ({
+        path: `/${escapePointer(key)}`,
+        message: 'is not an allowed field',
+      }));
+    case 'required':
+      return [{ path: '/households', message: 'is required' }];
+    case 'minItems':
+      return [{ path: '/households', message: 'must list at least one household' }];
+    case 'maxItems':
+      return [
+        {
+          path: '/households',
+          message: `must have at most ${MAX_EVALUATE_HOUSEHOLDS} households (send the rest in further requests)`,
+        },
+      ];
+    case 'boolean':
+      // TypeBox reports each unknown field twice; the additionalProperties case names it.
+      return [];
+    default:
+      return [{ path: raw.instancePath, message: raw.message }];
+  }
+}
+
+/** The 400 body of household `index`, its paths from the evaluate request's root. */
+const rejection = (error: InvalidRequestBody, index: number) =>
+  invalidRequest(error.errors.map(({ path, message }) => ({ path: `/households/${index}${path}`, message })));
+
+/** A household's answer, or its rejection. */
+function evaluateOne(engine: Engine, body: unknown, index: number, explained: boolean): object {
+  const result = engine.household(body);
+  if (!result.ok) return rejection(result.error, index);
+  const { budget, model, score } = result.value;
+  if (!explained) return { budget, model, score };
+  const withDetails = engine.explainedScore(body);
+  return withDetails.ok ? { budget, model, score: withDetails.value } : rejection(withDetails.error, index);
+}
+
+export function registerServiceRoutes(app: FastifyInstance, engine: Engine): void {
+  const info = JSON.stringify(engineInfoOf(engine));
+  app.get(SERVICE_PATHS.engine, { config: { scope: 'any-key' } }, (_request, reply) => {
+    reply.type('application/json; charset=utf-8').send(info);
+  });
+  app.post(
+    SERVICE_PATHS.evaluate,
+    { config: { scope: SCOPES }, bodyLimit: EVALUATE_BODY_LIMIT },
+    (request, reply) => {
+      const explained = explainRequested(request.query);
+      const { body } = request;
+      if (explained === undefined) reply.code(400).send(BAD_EXPLAIN);
+      else if (body === undefined) reply.code(400).send(NO_BODY);
+      else if (!envelope.Check(body)) reply.code(400).send(invalidRequest(envelopeErrors(body)));
+      else {
+        const households = (body as { households: unknown[] }).households.map((household, index) =>
+          evaluateOne(engine, household, index, explained),
+        );
+        // One serialisation of the whole answer: its items are objects of two shapes.
+        reply.serializer(JSON.stringify).send({ households });
+      }
+    },
+  );
+}
