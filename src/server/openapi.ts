@@ -24,7 +24,7 @@ import {
 import { ScoreDetails } from '../engine/score-details.js';
 import type { TSchema } from '../vendor/typebox.js';
 import { PUBLIC_PATHS } from './endpoints.js';
-import { OPERATIONS, type Operation } from './operations.js';
+import { OPERATIONS, type Operation, type QueryFlag } from './operations.js';
 import { HealthStatus } from './public-schemas.js';
 
 export type OpenApiDocument = Record<string, unknown>;
@@ -68,7 +68,7 @@ function componentSchemas(scoreKey: string): Record<string, unknown> {
     ['HealthStatus', HealthStatus],
   ];
   const names = new Map<unknown, string>(named.map(([name, schema]) => [schema, name]));
-  // The answer of an operation that explains itself: its plain response, or with ?explain=true its details.
+  // The answer of an operation with a query flag: its plain response, or its flagged one.
   const answers = OPERATIONS.flatMap(({ explained, responseName }) =>
     explained === undefined
       ? []
@@ -160,38 +160,36 @@ export const REQUEST_EXAMPLE = {
   budget: { mortgage_and_rent: 15_000, savings: 3_000 },
 };
 
-/**
- * The score's example: the typical applicant with a proposed loan and the default basis, which the score
- * reads only with ?explain=true (lender mode in `details`); without it the answer is the same as without them.
- */
-export const EXPLAINED_REQUEST_EXAMPLE = {
+/** The request example of an operation: the typical applicant, and the fields its flagged answer reads. */
+const requestExample = (operation: Operation) => ({
   ...REQUEST_EXAMPLE,
-  loan: { monthly_payment: 250 },
-  options: { basis: 'stated' },
-};
+  ...(operation.explained?.exampleFields ?? {}),
+});
 
-const EXPLAIN_PARAMETER = {
-  name: 'explain',
+/** The score's example: the typical applicant with a proposed loan and the default basis. */
+export const EXPLAINED_REQUEST_EXAMPLE = requestExample(
+  OPERATIONS.find((operation) => operation.explained?.flag.name === 'explain')!,
+);
+
+const flagParameter = (flag: QueryFlag) => ({
+  name: flag.name,
   in: 'query',
   required: false,
-  description:
-    '"true" adds `details` to the answer: the unclamped index, its percentile among US households, ' +
-    'reason codes, expense flags, the geography level, the model version and, with a `loan` in the ' +
-    'request, lender mode (docs/scores.md). Without it the answer is the three values alone.',
+  description: flag.description,
   schema: { type: 'string', enum: ['true', 'false'], default: 'false' },
   example: 'true',
-};
+});
 
 /**
- * What an operation that explains itself documents beside its plain form: the query parameter, a request
- * example with the fields only it reads, and an answer with or without `details`.
+ * What an operation with a query flag documents beside its plain form: the parameter, a request example
+ * with the fields only its flagged answer reads, and an answer of either form.
  */
 function explainedParts(operation: Operation) {
   if (operation.explained === undefined)
     return { parameters: {}, example: REQUEST_EXAMPLE, schema: ref(operation.responseName) };
   return {
-    parameters: { parameters: [EXPLAIN_PARAMETER] },
-    example: EXPLAINED_REQUEST_EXAMPLE,
+    parameters: { parameters: [flagParameter(operation.explained.flag)] },
+    example: requestExample(operation),
     schema: ref(answerName(operation)),
   };
 }
