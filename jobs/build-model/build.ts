@@ -4,8 +4,14 @@
  * fixed, so the same inputs give the same bytes on every supported Node version.
  */
 import { join } from 'node:path';
-import { AREA_SLOTS, ARTIFACT_FORMAT, type ModelArtifact, REGION_SLOTS } from '../../src/model/artifact.js';
-import { TableSpendingModel } from '../../src/model/spending-model.js';
+import {
+  AREA_SLOTS,
+  ARTIFACT_FORMAT,
+  type ModelArtifact,
+  REGION_SLOTS,
+  type SpendingDistribution,
+} from '../../src/model/artifact.js';
+import { type MeanTables, TableSpendingModel } from '../../src/model/spending-model.js';
 import {
   AGE_CUTS,
   type Calibration,
@@ -18,6 +24,7 @@ import {
 import type { SpendingCategory } from './ce-categories.js';
 import { fitCompositionLogits } from './composition.js';
 import { COLUMNS, type DesignInput, designRow, INCOME_CEILING, INCOME_FLOOR, P, SIZE_MAX } from './design.js';
+import { spendingDistribution, yearSample } from './distribution.js';
 import { extractCeHouseholds } from './extract-ce.js';
 import type { Household } from './extract-households.js';
 import { SURVEY_YEAR } from './extract-households.js';
@@ -116,9 +123,12 @@ export function buildModel(options: BuildOptions): BuildResult {
     calibration = combine(calibration, calibrate(population, u, shipped, SPENDING, levelled));
     artifact = build(calibration);
   }
+  const means = new TableSpendingModel({ ...artifact, build: { command: '', sources: {}, notes: [] } });
+  const view = { model: means, incomeScale, rpp: rpp2023 };
   return {
     artifact: {
       ...artifact,
+      distribution: roundDistribution(spendingDistribution(view, yearSample(households))),
       build: {
         command: options.command,
         sources: source.list(),
@@ -212,6 +222,11 @@ function recordMeans(
 
 const round = (x: number) => Number(x.toPrecision(12));
 const roundAll = (xs: ArrayLike<number>) => Array.from(xs, round);
+const roundDistribution = (d: SpendingDistribution): SpendingDistribution => ({
+  incomeGrid: { uMin: round(d.incomeGrid.uMin), uStep: d.incomeGrid.uStep, points: d.incomeGrid.points },
+  ratio: roundAll(d.ratio),
+  peers: roundAll(d.peers),
+});
 
 /**
  * Per category whose take-home curve may fall (at most at MIN_DIP_SLOPE), the quintile knot from which
@@ -240,7 +255,7 @@ function tables(
   logScale: number,
   relatives: Map<string, number>,
   dips: ReadonlyMap<SpendingCategory, number>,
-): Omit<ModelArtifact, 'build'> {
+): Omit<MeanTables, 'build'> {
   const n = SPENDING.length;
   const uMin = Math.log(INCOME_FLOOR);
   const uStep = (Math.log(INCOME_CEILING) - uMin) / (GRID_POINTS - 1);

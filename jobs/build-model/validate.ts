@@ -15,9 +15,12 @@ import { incomeScaleToPriceYear, type LogStatePrice, statePriceLookup } from './
 import { CUT_NAMES, cutIndex } from './calibrate.js';
 import { CE_CATEGORIES } from './ce-categories.js';
 import { designRow, P } from './design.js';
+import { yearSample } from './distribution.js';
+import { distributionCoverageTable } from './distribution-coverage.js';
 import { HOUSEHOLDS_FILE, readStubs } from './extract-ce.js';
 import type { Household } from './extract-households.js';
 import { designInputs, fitModel, PRICE_COMPONENT, SPENDING } from './fit.js';
+import { isHeldOut } from './hold-out.js';
 import { householdsFromCsv } from './household-csv.js';
 import { shippedPredictions } from './population.js';
 import {
@@ -70,6 +73,10 @@ export function validateModel(options: ValidateOptions): Record<string, string> 
     ),
     'out-of-sample': outOfSampleTable(households, statePriceLookup(source, options.geoDir, households)),
     properties: propertyTable(model, rpp2023),
+    'distribution-coverage': distributionCoverageTable(
+      { model, incomeScale: scale, rpp: rpp2023 },
+      yearSample(households),
+    ),
     examples: examplesTable(model, options.resolver),
   };
 }
@@ -180,14 +187,6 @@ function calibrationTable(
     `| **categories within ${pct(CALIBRATION_TOLERANCE)} on every cut** | ${passing.map((k) => `${k}/${SPENDING.length}`).join(' | ')} |`,
   );
   return lines.join('\n');
-}
-
-/** Deterministic 1-in-5 hold-out by consumer unit (all interviews of a CU together), FNV-1a of the CU id. */
-export function isHeldOut(newid: string): boolean {
-  const cu = newid.slice(0, -1);
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < cu.length; i++) hash = Math.imul(hash ^ cu.charCodeAt(i), 0x01000193) >>> 0;
-  return hash % 5 === 0;
 }
 
 /** (3) Refit without the held-out CUs; weighted mean absolute error vs the cell-means baseline. */

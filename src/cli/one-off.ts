@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import type { Argv, CommandModule, InferredOptionTypes } from 'yargs';
 import { DEFAULT_SCORE_KEY, type InvalidRequestBody } from '../contract/schemas.js';
 import { invalidRequest } from '../contract/validate.js';
+import { rangesForPeriod } from '../engine/model-ranges.js';
 import { amountsForPeriod, PERIOD_NAMES, type Period } from '../engine/period.js';
 import { withAliases } from '../engine/transform.js';
 import type { Engine } from '../engine/types.js';
@@ -25,6 +26,8 @@ export interface OneOffOptions {
   readonly scoreKey: string;
   /** Score only: print the answer of `?explain=true`, with its `details` (docs/scores.md). */
   readonly explain?: boolean | undefined;
+  /** Model only: print the answer of `?ranges=true`, with `ranges` and `peers` (docs/model.md). */
+  readonly ranges?: boolean | undefined;
 }
 
 /** The options shared by the one-off commands, for reuse by any command that dispatches to `runOneOff`. */
@@ -43,7 +46,20 @@ export const oneOffOptions = {
   },
 } as const;
 
-export type OneOffArgs = InferredOptionTypes<typeof oneOffOptions> & { file?: string | undefined };
+export type OneOffArgs = InferredOptionTypes<typeof oneOffOptions> & {
+  file?: string | undefined;
+  ranges?: boolean | undefined;
+};
+
+/** `outlay model --ranges`. */
+const rangesOption = {
+  ranges: {
+    type: 'boolean',
+    default: false,
+    describe:
+      "Add each category's 25th, 50th and 75th percentile and the count of survey households behind them, as POST /v1.0/demographics/models/generate?ranges=true",
+  },
+} as const;
 
 /** Adds the `[file]` positional and the one-off options to a command's builder. */
 export const withOneOffOptions = <T>(yargs: Argv<T>) =>
@@ -78,13 +94,16 @@ export function oneOffCommand(
   return {
     command: `${operation} [file]`,
     describe,
-    builder: (yargs) => withOneOffOptions(yargs) as unknown as Argv<OneOffArgs>,
+    builder: (yargs) =>
+      (operation === 'model'
+        ? withOneOffOptions(yargs).options(rangesOption)
+        : withOneOffOptions(yargs)) as unknown as Argv<OneOffArgs>,
     handler: async (argv) => {
       process.exitCode = await runOneOff(
         operation,
         // yargs hands a lone "-" positional over as "".
         { json: argv.json, file: argv.file === '' ? '-' : argv.file },
-        { period: argv.period, scoreKey: argv['score-key'] },
+        { period: argv.period, scoreKey: argv['score-key'], ranges: argv.ranges },
       );
     },
   };
@@ -102,6 +121,17 @@ function run(engine: Engine, operation: OneOffOperation, body: unknown, options:
       return withAliases('budget', converted, body);
     }
     case 'model': {
+      if (options.ranges === true) {
+        const result = engine.modelRanges(body);
+        if (!result.ok) return result;
+        const { model, ranges, peers } = result.value;
+        const value = {
+          model: amountsForPeriod(model, period),
+          ranges: rangesForPeriod(ranges, period),
+          peers,
+        };
+        return { ok: true as const, value };
+      }
       const result = engine.model(body);
       const converted = result.ok
         ? { ok: true as const, value: { model: amountsForPeriod(result.value.model, period) } }

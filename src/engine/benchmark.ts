@@ -10,6 +10,7 @@ import {
   type Category,
   SPENDING_CATEGORY_COUNT,
 } from '../contract/categories.js';
+import { RANGE_PERCENTILES } from '../model/artifact.js';
 import { CATEGORY_DESCRIPTIONS } from './category-kinds.js';
 import { type ScoreParts, statedAmount } from './index-score.js';
 import { roundHalfAwayFromZero } from './rounding.js';
@@ -17,29 +18,22 @@ import { roundHalfAwayFromZero } from './rounding.js';
 /** The percentiles the flags and the benchmark basis read. */
 export type BenchmarkPercentile = 25 | 50;
 
-/**
- * Per category, what peers spend at a percentile, annual. The model's distributions plug in here; until
- * the artifact ships them, `meanStandIn` stands in.
- */
+/** Per category, what peers spend at a percentile, annual. */
 export interface PeerBenchmarks {
   /** Peers' annual spending on the spending category at `index` (CATEGORIES order) at `percentile`. */
   at(index: number, percentile: BenchmarkPercentile): number;
 }
 
 /**
- * The stand-in's 25th percentile as a share of the peer mean: a product choice, not an estimate (the
- * artifact has no distributions yet). One half: a stated amount under half of what peers spend on
- * average is one a credit officer would query.
+ * Benchmarks from the model's percentiles of peers' spending, [category][RANGE_PERCENTILES] as
+ * `SpendingModel.ranges` writes them (docs/model.md, "Distributions"). Read when asked, so the caller
+ * may refill `ranges` for each household and keep one benchmarks object.
  */
-export const STAND_IN_P25_SHARE = 0.5;
-
-/**
- * Benchmarks from the model's means alone: the median is the peer mean (spending is skewed right, so the
- * mean is at or above the median, and the benchmark basis errs toward the lender), the 25th percentile
- * STAND_IN_P25_SHARE of it.
- */
-export function meanStandIn(peers: ArrayLike<number>): PeerBenchmarks {
-  return { at: (index, percentile) => (percentile === 25 ? STAND_IN_P25_SHARE : 1) * peers[index]! };
+export function rangeBenchmarks(ranges: ArrayLike<number>): PeerBenchmarks {
+  return {
+    at: (index, percentile) =>
+      ranges[index * RANGE_PERCENTILES.length + RANGE_PERCENTILES.indexOf(percentile)]!,
+  };
 }
 
 /**

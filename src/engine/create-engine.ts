@@ -6,21 +6,27 @@
  * objects from those buffers. The buffers are reused across calls, which is safe because every operation
  * is synchronous and the model and resolver never call back into the engine.
  */
+import { SPENDING_CATEGORY_COUNT } from '../contract/categories.js';
 import {
   DEFAULT_SCORE_KEY,
   type GivenBudget,
   type InvalidRequestBody,
+  type ModelResponse,
   PSA_KEY,
   SAVINGS_SCORE_KEY,
   type ScoreResponse,
 } from '../contract/schemas.js';
 import { checkRequest, type ValidRequest, validateRequest } from '../contract/validate.js';
 import type { Geography, GeoResolver } from '../geo/types.js';
-import type { SpendingModel } from '../model/types.js';
+import { RANGE_PERCENTILES } from '../model/artifact.js';
+import type { Profile, SpendingModel } from '../model/types.js';
+import { type PeerBenchmarks, rangeBenchmarks } from './benchmark.js';
 import { type EvaluationBuffers, evaluationSteps } from './evaluation.js';
 import { statedWithGroups } from './grouping.js';
 import type { ScoreParts } from './index-score.js';
+import { type ModelRangesResponse, rangesRecord } from './model-ranges.js';
 import { categoryRecord, fixedKeyRecord } from './record.js';
+import { roundHalfAwayFromZero } from './rounding.js';
 import { scoreTexts } from './score.js';
 import { scoreDetails, writeBasisScoreValues } from './score-details.js';
 import type { ScoreReference } from './score-reference.js';
@@ -37,6 +43,7 @@ export interface EngineParts {
 export function createEngine({ model, geo, reference, config }: EngineParts): LocalEngine {
   const scoreKey = checkScoreKey(config?.scoreKey ?? DEFAULT_SCORE_KEY);
   const { buffers, readFixedExpenses, predict, allocate, score } = evaluationSteps(model);
+  const peerRanges = peerRangesOf(model, buffers.modeled);
   const scoreRecord = fixedKeyRecord([PSA_KEY, scoreKey, SAVINGS_SCORE_KEY]);
   // Set by every call; any geography will do until the first.
   const figures = figuresOver(buffers, geo.resolve(''));
@@ -61,8 +68,10 @@ export function createEngine({ model, geo, reference, config }: EngineParts): Lo
       [givenWhole, fillableWeight] = [readFixedExpenses(figures.stated), predict(demographics, geography)];
     }
     score(netIncome, allocate(netIncome, givenWhole, fillableWeight));
-    if (request.options?.basis === 'benchmark')
-      writeBasisScoreValues(scorePartsOf(request, figures), 'benchmark', figures.scoreValues);
+    if (request.options?.basis === 'benchmark') {
+      const options = { basis: 'benchmark', benchmarks: peerRanges.benchmarksOf(demographics) } as const;
+      writeBasisScoreValues(scorePartsOf(request, figures), options, figures.scoreValues);
+    }
     figures.geography = geography;
     return figures;
   }
@@ -94,7 +103,8 @@ export function createEngine({ model, geo, reference, config }: EngineParts): Lo
       if (!evaluated.ok) return evaluated;
       return { ok: true, value: scoreRecord(scoreTexts(evaluated.value.scoreValues)) };
     },
-    explainedScore: scoreExplainer({ model, reference, householdFiguresOf, scoreRecord }),
+    modelRanges: modelRanger(householdFiguresOf, peerRanges),
+    explainedScore: scoreExplainer({ model, reference, householdFiguresOf, scoreRecord, peerRanges }),
     household(body) {
       const evaluated = householdFigures(body);
       if (!evaluated.ok) return evaluated;
@@ -137,7 +147,42 @@ function scorePartsOf(request: ValidRequest, figures: EvaluatedFigures): ScorePa
   return { netIncome: demographics.net_annual_income, stated: figures.stated ?? {}, peers: figures.modeled };
 }
 
+/**
+ * The model's percentiles of peers' spending for the household just evaluated (its means in `modeled`),
+ * into one buffer reused by every call, read by one benchmarks object.
+ */
+function peerRangesOf(model: SpendingModel, modeled: Float64Array) {
+  const ranges = new Float64Array(SPENDING_CATEGORY_COUNT * RANGE_PERCENTILES.length);
+  const benchmarks = rangeBenchmarks(ranges);
+  return {
+    benchmarksOf(profile: Profile): PeerBenchmarks {
+      model.ranges(profile, modeled, ranges);
+      return benchmarks;
+    },
+    answer(profile: Profile, means: ModelResponse['model']): ModelRangesResponse {
+      const peers = model.ranges(profile, modeled, ranges);
+      return { model: means, ranges: rangesRecord(ranges), peers: roundHalfAwayFromZero(peers) };
+    },
+  };
+}
+
+type PeerRanges = ReturnType<typeof peerRangesOf>;
+
+/** `Engine.modelRanges` over the engine's own evaluation. */
+function modelRanger(
+  householdFiguresOf: (request: ValidRequest) => HouseholdFigures,
+  peerRanges: PeerRanges,
+): (body: unknown) => Result<ModelRangesResponse> {
+  return (body) => {
+    const request = checkRequest(body);
+    if (request === undefined) return rejected(body);
+    const { model } = householdFiguresOf(request);
+    return { ok: true, value: peerRanges.answer(request.demographics, categoryRecord(model)) };
+  };
+}
+
 interface ExplainerParts {
+  readonly peerRanges: PeerRanges;
   readonly model: SpendingModel;
   readonly reference: ScoreReference | undefined;
   householdFiguresOf(request: ValidRequest): EvaluatedFigures;
@@ -156,6 +201,7 @@ function scoreExplainer(parts: ExplainerParts): (body: unknown) => Result<Explai
       );
     const figures = parts.householdFiguresOf(request);
     const details = scoreDetails({
+      benchmarks: parts.peerRanges.benchmarksOf(request.demographics),
       parts: scorePartsOf(request, figures),
       reference,
       geoLevel: figures.geography.level,

@@ -6,7 +6,7 @@
 import { BASES, type Basis, type LoanRequest } from '../contract/schemas.js';
 import type { GeoLevel } from '../geo/types.js';
 import Type, { type Static } from '../vendor/typebox.js';
-import { expenseFlags, heldToBenchmarks, meanStandIn, type PeerBenchmarks } from './benchmark.js';
+import { expenseFlags, heldToBenchmarks, type PeerBenchmarks } from './benchmark.js';
 import { clampedScore, indicesOf, type ScoreParts, statedSpending } from './index-score.js';
 import { lendingOf } from './lending.js';
 import { lendingReasons, type Reason, savingsReasons, scoreReasonCodes, scoreReasons } from './reasons.js';
@@ -65,14 +65,14 @@ export const ScoreDetails = Type.Object(
 );
 export type ScoreDetails = Static<typeof ScoreDetails>;
 
-/** How a household's score is explained: everything but the household and the reference is optional. */
+/** How a household's score is explained: its peers' benchmarks, and options. */
 export interface ExplainOptions {
   /** Default `stated`. */
   readonly basis?: Basis | undefined;
   /** Default `standard`. The parts must have been evaluated for this profile (`fairLendingRequest`). */
   readonly profile?: ScoreProfile | undefined;
-  /** Per-category percentiles of peers' spending (default: `meanStandIn` of the parts' peers). */
-  readonly benchmarks?: PeerBenchmarks | undefined;
+  /** Per-category percentiles of peers' spending (`rangeBenchmarks` of the model's ranges). */
+  readonly benchmarks: PeerBenchmarks;
 }
 
 export interface DetailsInput extends ExplainOptions {
@@ -87,7 +87,7 @@ const reasonItems = (reasons: readonly Reason[]) => reasons.map(({ code, text })
 
 /** The household as the options' basis sees it, its indices and its benchmarks. */
 function onBasis(parts: ScoreParts, options: ExplainOptions) {
-  const benchmarks = options.benchmarks ?? meanStandIn(parts.peers);
+  const { benchmarks } = options;
   const basisParts = options.basis === 'benchmark' ? heldToBenchmarks(parts, benchmarks) : parts;
   return { onBasis: basisParts, indices: indicesOf(basisParts, statedSpending(basisParts)), benchmarks };
 }
@@ -103,8 +103,12 @@ function explained(parts: ScoreParts, reference: ScoreReference, options: Explai
  * Writes the score response's values (`writeScoreValues`'s order and units) on a basis: the PSA and the
  * two indices clamped to 0–100, which on the stated basis are the engine's own values.
  */
-export function writeBasisScoreValues(parts: ScoreParts, basis: Basis, values: Float64Array): void {
-  const { indices } = onBasis(parts, { basis });
+export function writeBasisScoreValues(
+  parts: ScoreParts,
+  options: ExplainOptions,
+  values: Float64Array,
+): void {
+  const { indices } = onBasis(parts, options);
   values[0] = indices.psa;
   values[1] = clampedScore(indices.index);
   values[2] = clampedScore(indices.savingsIndex);
@@ -122,7 +126,7 @@ export interface ScoreColumns {
 export function scoreColumns(
   parts: ScoreParts,
   reference: ScoreReference,
-  options: ExplainOptions = {},
+  options: ExplainOptions,
 ): ScoreColumns {
   const { onBasis, indices, percentile } = explained(parts, reference, options);
   return {

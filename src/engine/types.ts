@@ -6,6 +6,7 @@ import type {
 } from '../contract/schemas.js';
 import type { ValidRequest } from '../contract/validate.js';
 import type { Geography, GeoLevel } from '../geo/types.js';
+import type { ModelRangesResponse } from './model-ranges.js';
 import type { ScoreDetails } from './score-details.js';
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: InvalidRequestBody };
@@ -67,6 +68,8 @@ export interface Engine {
   readonly scoreKey: string;
   budget(body: unknown): Result<BudgetResponse>;
   model(body: unknown): Result<ModelResponse>;
+  /** `model` with its ranges and peer count (`?ranges=true`, docs/model.md "Distributions"). */
+  modelRanges(body: unknown): Result<ModelRangesResponse>;
   score(body: unknown): Result<ScoreResponse>;
   /**
    * `score` with its `details`; throws when the engine has no score reference for its model (a model

@@ -27,6 +27,11 @@ export const RPP_COMPONENTS = ['all', 'goods', 'housing', 'utilities', 'other'] 
 /** Terms of the tenure logits: [1, u, u², a, a², a·u]. */
 const TENURE_LOGIT_TERMS = 6;
 
+/** The percentiles the distribution section gives per category, in table order. */
+export const RANGE_PERCENTILES = [25, 50, 75] as const;
+/** The distribution section's tenure slots: as stated, or not given (its own spread, around the mixture). */
+export const RANGE_TENURE_SLOTS = ['renter', 'owner', 'unknown'] as const;
+
 const n = SPENDING_CATEGORY_COUNT;
 /** Any finite number (a coefficient); every number of the artifact is finite. */
 const coefficient = Type.Number();
@@ -34,12 +39,47 @@ const nonNegative = Type.Number({ minimum: 0 });
 const share = Type.Number({ minimum: 0, maximum: 1 });
 const componentIndex = Type.Integer({ minimum: 0, maximum: RPP_COMPONENTS.length - 1 });
 
+const IncomeGrid = Type.Object(
+  {
+    uMin: Type.Number(),
+    uStep: Type.Number({ exclusiveMinimum: 0 }),
+    points: Type.Integer({ minimum: 2 }),
+  },
+  {
+    additionalProperties: false,
+    description: 'Grid on u = ln(take-home in price-year dollars): u_k = uMin + k·uStep, k < points.',
+  },
+);
+
 /** A table whose length the schema knows; `checkArtifact` checks the others' lengths. */
 const table = <T extends TSchema>(entry: T, length: number | undefined, description: string) =>
   Type.Array(
     entry,
     length === undefined ? { description } : { minItems: length, maxItems: length, description },
   );
+
+/**
+ * How a year's spending spreads around the model's mean (docs/model.md, "Distributions"): per tenure slot
+ * and point of its own income grid, each category's RANGE_PERCENTILES as multiples of the mean, and the
+ * effective number of survey households (Kish) behind them. src/model/distribution.ts evaluates it.
+ */
+export const SpendingDistribution = Type.Object(
+  {
+    incomeGrid: IncomeGrid,
+    ratio: table(
+      nonNegative,
+      undefined,
+      '[RANGE_TENURE_SLOTS][grid point][category][RANGE_PERCENTILES]: percentile / model mean.',
+    ),
+    peers: table(
+      nonNegative,
+      undefined,
+      '[RANGE_TENURE_SLOTS][grid point]: Kish effective number of survey households behind the ratios.',
+    ),
+  },
+  { additionalProperties: false },
+);
+export type SpendingDistribution = Static<typeof SpendingDistribution>;
 
 export const ModelArtifact = Type.Object(
   {
@@ -59,17 +99,7 @@ export const ModelArtifact = Type.Object(
       { additionalProperties: false },
     ),
     spendingCategories: Type.Integer({ description: `The tables' categories: ${n}.` }),
-    incomeGrid: Type.Object(
-      {
-        uMin: Type.Number(),
-        uStep: Type.Number({ exclusiveMinimum: 0 }),
-        points: Type.Integer({ minimum: 2 }),
-      },
-      {
-        additionalProperties: false,
-        description: 'Grid on u = ln(take-home in price-year dollars): u_k = uMin + k·uStep, k < points.',
-      },
-    ),
+    incomeGrid: IncomeGrid,
     income: table(
       nonNegative,
       undefined,
@@ -119,6 +149,7 @@ export const ModelArtifact = Type.Object(
       '[category]: the RPP_COMPONENTS index its price response is keyed to.',
     ),
     rppElasticity: table(coefficient, n, '[category]: spending ∝ (RPP component / 100)^elasticity.'),
+    distribution: SpendingDistribution,
   },
   { additionalProperties: false },
 );

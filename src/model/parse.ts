@@ -4,6 +4,7 @@ import { valueAt } from '../contract/json-pointer.js';
 import { Compile } from '../vendor/typebox.js';
 import { ModelArtifact, TENURE_CLASSES } from './artifact.js';
 import { COMPOSITION_LOGIT_LENGTH } from './composition.js';
+import { distributionLengthProblems } from './distribution.js';
 import { TableSpendingModel } from './spending-model.js';
 import type { SpendingModel } from './types.js';
 
@@ -69,10 +70,13 @@ function lengthProblems(artifact: ModelArtifact): string[] {
     ['mortgageByIncome', points, `${points} grid points`],
     ['compositionLogit', COMPOSITION_LOGIT_LENGTH, 'patterns × stages × terms (src/model/composition.ts)'],
   ];
-  return lengths
-    .filter(([key, length]) => (artifact[key] as readonly number[]).length !== length)
-    .map(
-      ([key, length, why]) =>
-        `/${key} has ${(artifact[key] as readonly number[]).length} entries; it must have ${length} (${why})`,
-    );
+  return [
+    ...lengths
+      .filter(([key, length]) => (artifact[key] as readonly number[]).length !== length)
+      .map(
+        ([key, length, why]) =>
+          `/${key} has ${(artifact[key] as readonly number[]).length} entries; it must have ${length} (${why})`,
+      ),
+    ...distributionLengthProblems(artifact.distribution, n),
+  ];
 }

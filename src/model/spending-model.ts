@@ -8,8 +8,16 @@
  */
 import { CATEGORY_COUNT, OTHER_DEBT_INDEX, SAVINGS_INDEX } from '../contract/categories.js';
 import type { Geography } from '../geo/types.js';
-import { AREA_SLOTS, type ModelArtifact, REGION_SLOTS, RPP_COMPONENTS, TENURE_CLASSES } from './artifact.js';
+import {
+  AREA_SLOTS,
+  type ModelArtifact,
+  REGION_SLOTS,
+  RPP_COMPONENTS,
+  type SpendingDistribution,
+  TENURE_CLASSES,
+} from './artifact.js';
 import { type CompositionTables, compositionWeigher } from './composition.js';
+import { writeRanges } from './distribution.js';
 import type { BoundPrediction, Profile, SpendingModel } from './types.js';
 
 const REGION_SLOT: Readonly<Record<string, number>> = { northeast: 0, midwest: 1, south: 2, west: 3 };
@@ -26,13 +34,22 @@ export class TableSpendingModel implements SpendingModel {
   readonly version: string;
   readonly priceYear: number;
   private readonly tables: PredictionTables;
+  private readonly distribution: SpendingDistribution | undefined;
   /** `predict`'s own buffers and bound prediction, made on its first call. */
   private scratch: { out: Float64Array; excluded: Uint8Array; predict: BoundPrediction } | undefined;
 
-  constructor(artifact: ModelArtifact) {
+  /** Without a distribution section (the build, before it fits one), `ranges` refuses. */
+  constructor(artifact: MeanTables & { readonly distribution?: SpendingDistribution | undefined }) {
     this.version = artifact.version;
     this.priceYear = artifact.priceYear;
     this.tables = predictionTables(artifact);
+    this.distribution = artifact.distribution;
+  }
+
+  ranges(profile: Profile, means: ArrayLike<number>, out: Float64Array): number {
+    if (this.distribution === undefined)
+      throw new Error(`model ${this.version} was built without its distribution section: no ranges`);
+    return writeRanges(this.distribution, this.tables.n, profile, means, out);
   }
 
   predictInto(out: Float64Array, excluded: Uint8Array): BoundPrediction {
@@ -86,7 +103,10 @@ interface PredictionTables {
   readonly composition: CompositionTables;
 }
 
-function predictionTables(artifact: ModelArtifact): PredictionTables {
+/** The artifact's tables of means: everything but the distribution section. */
+export type MeanTables = Omit<ModelArtifact, 'distribution'>;
+
+function predictionTables(artifact: MeanTables): PredictionTables {
   const n = artifact.spendingCategories;
   const points = artifact.incomeGrid.points;
   const ages = artifact.ageMax - artifact.ageMin + 1;

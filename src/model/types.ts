@@ -32,6 +32,13 @@ export interface SpendingModel {
    * own caches, so a caller binds once and keeps the result.
    */
   predictInto(out: Float64Array, excluded: Uint8Array): BoundPrediction;
+  /**
+   * How a year's spending of households like this one spreads: into `out` (length spending categories ×
+   * 3) the 25th, 50th and 75th percentile of each spending category, [category][percentile], from the
+   * model's means `means` for this profile (`predict`'s output); returns the effective number of survey
+   * households behind them (Kish). docs/model.md, "Distributions".
+   */
+  ranges(profile: Profile, means: ArrayLike<number>, out: Float64Array): number;
 }
 
 /** `SpendingModel.predict` into buffers fixed when it was bound. */

@@ -26,7 +26,7 @@ import {
 import { ScoreDetails } from '../engine/score-details.js';
 import type { TSchema } from '../vendor/typebox.js';
 import { PUBLIC_PATHS, SERVICE_PATHS } from './endpoints.js';
-import { OPERATIONS, type Operation } from './operations.js';
+import { OPERATIONS, type Operation, type QueryFlag } from './operations.js';
 import { HealthStatus } from './public-schemas.js';
 import {
   EngineInfo,
@@ -104,10 +104,13 @@ function componentSchemas(scoreKey: string): Record<string, unknown> {
   // details; of one that answers amounts: its plain response, or with a transformer the aliased one (any
   // of the two: aliases may be category names).
   const answers = OPERATIONS.flatMap(({ explained, aliased, responseName }): [string, object][] => {
+    const plain = ref(responseName);
+    if (aliased !== undefined) {
+      const variants = [plain, ...(explained === undefined ? [] : [ref(explained.responseName)])];
+      return [[`${responseName}Answer`, { anyOf: [...variants, ref(aliased.responseName)] }]];
+    }
     if (explained !== undefined)
-      return [[answerName(responseName), { oneOf: [ref(responseName), ref(explained.responseName)] }]];
-    if (aliased !== undefined)
-      return [[answerName(responseName), { anyOf: [ref(responseName), ref(aliased.responseName)] }]];
+      return [[`${responseName}Answer`, { oneOf: [plain, ref(explained.responseName)] }]];
     return [];
   });
   answers.push([
@@ -200,49 +203,49 @@ export const REQUEST_EXAMPLE = {
   budget: { mortgage_and_rent: 15_000, savings: 3_000 },
 };
 
-/**
- * The score's example: the typical applicant with a proposed loan and the default basis, which the score
- * reads only with ?explain=true (lender mode in `details`); without it the answer is the same as without them.
- */
-export const EXPLAINED_REQUEST_EXAMPLE = {
+/** The request example of an operation: the typical applicant, and the fields its flagged answer reads. */
+const requestExample = (operation: Operation) => ({
   ...REQUEST_EXAMPLE,
-  loan: { monthly_payment: 250 },
-  options: { basis: 'stated' },
-};
+  ...(operation.explained?.exampleFields ?? {}),
+});
 
-const EXPLAIN_PARAMETER = {
-  name: 'explain',
+/** The score's example: the typical applicant with a proposed loan and the default basis. */
+export const EXPLAINED_REQUEST_EXAMPLE = requestExample(
+  OPERATIONS.find((operation) => operation.explained?.flag.name === 'explain')!,
+);
+
+const flagParameter = (flag: QueryFlag) => ({
+  name: flag.name,
   in: 'query',
   required: false,
-  description:
-    '"true" adds `details` to the answer: the unclamped index, its percentile among US households, ' +
-    'reason codes, expense flags, the geography level, the model version and, with a `loan` in the ' +
-    'request, lender mode (docs/scores.md). Without it the answer is the three values alone.',
+  description: flag.description,
   schema: { type: 'string', enum: ['true', 'false'], default: 'false' },
   example: 'true',
-};
+});
+
+const EXPLAIN_PARAMETER = flagParameter(
+  OPERATIONS.find((operation) => operation.explained?.flag.name === 'explain')!.explained!.flag,
+);
 
 /**
- * What an operation that explains itself documents beside its plain form: the query parameter, a request
- * example with the fields only it reads, and an answer with or without `details`.
+ * What an operation with a query flag documents beside its plain form: the parameter, a request example
+ * with the fields only its flagged answer reads, and an answer of either form.
  */
 function explainedParts(operation: Operation) {
   if (operation.explained === undefined)
     return {
       parameters: {},
       example: REQUEST_EXAMPLE,
-      schema: ref(
-        operation.aliased === undefined ? operation.responseName : answerName(operation.responseName),
-      ),
+      schema: ref(operation.aliased === undefined ? operation.responseName : answerName(operation)),
     };
   return {
-    parameters: { parameters: [EXPLAIN_PARAMETER] },
-    example: EXPLAINED_REQUEST_EXAMPLE,
-    schema: ref(answerName(operation.responseName)),
+    parameters: { parameters: [flagParameter(operation.explained.flag)] },
+    example: requestExample(operation),
+    schema: ref(answerName(operation)),
   };
 }
 
-const answerName = (responseName: string) => `${responseName}Answer`;
+const answerName = (operation: Operation) => `${operation.responseName}Answer`;
 
 function operationPaths(): Record<string, unknown> {
   return Object.fromEntries(
@@ -292,8 +295,7 @@ export const EVALUATE_REQUEST_EXAMPLE = {
     {
       demographics: { zip: '10001', net_annual_income: 72_000, age: 35 },
       budget: { savings: 2_400 },
-      loan: EXPLAINED_REQUEST_EXAMPLE.loan,
-      options: EXPLAINED_REQUEST_EXAMPLE.options,
+      ...OPERATIONS.find((operation) => operation.explained?.flag.name === 'explain')!.explained!.exampleFields,
     },
   ],
 };

@@ -10,6 +10,7 @@ import {
   ModelResponse,
   scoreResponseSchema,
 } from '../contract/schemas.js';
+import { ModelRangesResponse } from '../engine/model-ranges.js';
 import { ScoreDetails } from '../engine/score-details.js';
 import { withAliases } from '../engine/transform.js';
 import type { Engine, Result } from '../engine/types.js';
@@ -25,7 +26,7 @@ export interface Operation {
   readonly responseName: string;
   responseSchema(scoreKey: string): TSchema;
   run(engine: Engine, body: unknown): Result<object>;
-  /** The operation's answer with `?explain=true`, for an operation that explains itself. */
+  /** The operation's answer with its query flag set (`?explain=true`, `?ranges=true`), where it has one. */
   readonly explained?: ExplainedOperation;
   /** The answer's shape with a `transformer` in the request, for an operation that answers amounts. */
   readonly aliased?: AliasedAnswer;
@@ -36,7 +37,16 @@ export interface AliasedAnswer {
   readonly responseSchema: TSchema;
 }
 
+/** A query parameter taking "true" or "false" (default), as the OpenAPI document states it. */
+export interface QueryFlag {
+  readonly name: string;
+  readonly description: string;
+}
+
 export interface ExplainedOperation {
+  readonly flag: QueryFlag;
+  /** Request fields that only the flagged answer reads, added to the documented request example. */
+  readonly exampleFields: object;
   readonly responseName: string;
   responseSchema(scoreKey: string): TSchema;
   run(engine: Engine, body: unknown): Result<object>;
@@ -62,6 +72,15 @@ export const OPERATIONS: readonly Operation[] = [
     responseSchema: (scoreKey) => scoreResponseSchema(scoreKey),
     run: (engine, body) => engine.score(body),
     explained: {
+      flag: {
+        name: 'explain',
+        description:
+          '"true" adds `details` to the answer: the unclamped index, its percentile among US households, ' +
+          'reason codes, expense flags, the geography level, the model version and, with a `loan` in the ' +
+          'request, lender mode (docs/scores.md). Without it the answer is the three values alone.',
+      },
+      // The loan and the basis, which the score reads only with ?explain=true (lender mode in `details`).
+      exampleFields: { loan: { monthly_payment: 250 }, options: { basis: 'stated' } },
       responseName: 'ExplainedScoreResponse',
       responseSchema: explainedScoreResponseSchema,
       run: (engine, body) => engine.explainedScore(body),
@@ -76,6 +95,19 @@ export const OPERATIONS: readonly Operation[] = [
     responseSchema: () => ModelResponse,
     run: (engine, body) => withAliases('model', engine.model(body), body),
     aliased: { responseName: 'AliasedModelResponse', responseSchema: AliasedModelResponse },
+    explained: {
+      flag: {
+        name: 'ranges',
+        description:
+          '"true" adds `ranges`, the 25th, 50th and 75th percentile of a year\'s spending of households ' +
+          'like this one per spending category, and `peers`, the effective number of survey households ' +
+          'behind them (docs/model.md, "Distributions"). Without it the answer is the model alone.',
+      },
+      exampleFields: {},
+      responseName: 'ModelRangesResponse',
+      responseSchema: () => ModelRangesResponse,
+      run: (engine, body) => engine.modelRanges(body),
+    },
   },
 ];
 

@@ -193,3 +193,35 @@ describe.skipIf(!artifactBuilt)('outlay score --explain (binary) on the shipped 
     expect(run.stderr).toMatch(/--explain applies to one-off requests/);
   });
 });
+
+describe.skipIf(!artifactBuilt)('outlay model --ranges (binary) on the shipped artifact', async () => {
+  const engine = artifactBuilt ? await loadEngine() : undefined;
+
+  it('prints the model with ranges and peers, as the engine answers ?ranges=true, exit code 0', () => {
+    const run = outlay(['model', '--json', JSON.stringify(request), '--ranges']);
+    expect(run.code).toBe(0);
+    const answer = engine!.modelRanges(request);
+    if (!answer.ok) throw new Error('the sample request must be valid');
+    expect(run.stdout).toBe(`${JSON.stringify(answer.value)}\n`);
+    expect(Object.keys(run.body() as object)).toEqual(['model', 'ranges', 'peers']);
+  });
+
+  it('with --period monthly: the monthly model, each percentile divided by 12 and rounded', () => {
+    const run = outlay(['model', '--json', JSON.stringify(request), '--ranges', '--period', 'monthly']);
+    const annual = engine!.modelRanges(request);
+    if (!annual.ok) throw new Error('the sample request must be valid');
+    const monthly = run.body() as typeof annual.value;
+    expect(monthly.model).toEqual(amountsForPeriod(annual.value.model, 'monthly'));
+    expect(monthly.ranges.food_home).toEqual({
+      p25: Math.round(annual.value.ranges.food_home!.p25 / 12),
+      p50: Math.round(annual.value.ranges.food_home!.p50 / 12),
+      p75: Math.round(annual.value.ranges.food_home!.p75 / 12),
+    });
+    expect(monthly.peers).toBe(annual.value.peers);
+  });
+
+  it('without --ranges: the plain model body', () => {
+    const run = outlay(['model', '--json', JSON.stringify(request)]);
+    expect(run.stdout).toBe(`${JSON.stringify((engine!.model(request) as { value: object }).value)}\n`);
+  });
+});

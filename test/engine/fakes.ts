@@ -8,6 +8,7 @@ import {
   type Category,
   OTHER_DEBT_INDEX,
   SAVINGS_INDEX,
+  SPENDING_CATEGORY_COUNT,
 } from '../../src/contract/categories.js';
 import type { Geography, GeoResolver } from '../../src/geo/types.js';
 import type { Profile, SpendingModel } from '../../src/model/types.js';
@@ -37,8 +38,20 @@ export function fakeModel(scale = 0.8): SpendingModel {
     predictInto(out: Float64Array, excluded: Uint8Array) {
       return (profile: Profile, geo: Geography) => this.predict(profile, geo, out, excluded);
     },
+    ranges(_profile: Profile, means: ArrayLike<number>, out: Float64Array) {
+      for (let c = 0; c < SPENDING_CATEGORY_COUNT; c++) {
+        FAKE_RANGE_RATIOS.forEach((ratio, p) => {
+          out[3 * c + p] = ratio * means[c]!;
+        });
+      }
+      return FAKE_PEERS;
+    },
   };
 }
+
+/** The fake model's 25th, 50th and 75th percentiles as multiples of its mean, and its count of peers. */
+export const FAKE_RANGE_RATIOS = [0.5, 0.8, 1.3] as const;
+export const FAKE_PEERS = 250;
 
 const ALABAMA: Geography = {
   level: 'zip',

@@ -7,7 +7,7 @@ import { ScoreDetails, scoreColumns, scoreDetails } from '../../src/engine/score
 import { parseScoreReference, percentileOf } from '../../src/engine/score-reference.js';
 import { loadEngine, loadScoreReference } from '../../src/runtime/load-engine.js';
 import { Compile } from '../../src/vendor/typebox.js';
-import { partsOf, scoredSample, shippedParts } from './scored-sample.js';
+import { benchmarksOf, partsOf, scoredSample, shippedParts } from './scored-sample.js';
 
 const shipped = await shippedParts();
 const reference = parseScoreReference(JSON.parse(readFileSync(SCORE_REFERENCE_PATH, 'utf8')), 'reference');
@@ -24,6 +24,7 @@ function detailsOf(options: Partial<Parameters<typeof scoreDetails>[0]> = {}) {
   if (!figures.ok) throw new Error('rejected');
   return scoreDetails({
     parts: partsOf(shipped, request),
+    benchmarks: benchmarksOf(shipped, request),
     reference,
     geoLevel: figures.value.geography.level,
     modelVersion: shipped.engine.modelVersion,
@@ -49,9 +50,9 @@ describe('scoreDetails for the Birmingham renter', () => {
     expect(details.lending).toBeUndefined();
   });
 
-  it('benchmark basis: food held to the peers mean, PSA 100 (400 with no stated food, less $300 of monthly debt)', () => {
+  it('benchmark basis: food held to the peers median, PSA 120 (420 with food at its median $2,808, less $300 of monthly debt)', () => {
     const details = detailsOf({ basis: 'benchmark' });
-    expect([details.basis, details.psa]).toEqual(['benchmark', 100]);
+    expect([details.basis, details.psa]).toEqual(['benchmark', 120]);
   });
 
   it('a loan of $200 a month: lender mode with the stressed payment, its surplus and its reason', () => {
@@ -65,10 +66,11 @@ describe('scoreDetails for the Birmingham renter', () => {
 
 describe('scoreColumns over outlay sample --rows 500', () => {
   it('every row, on both bases: the same index, savings index, percentile and reasons as scoreDetails', () => {
-    for (const { parts, request } of scoredSample(shipped, 500)) {
+    for (const { parts, benchmarks, request } of scoredSample(shipped, 500)) {
       for (const basis of ['stated', 'benchmark'] as const) {
-        const details = scoreDetails({ parts, reference, geoLevel: 'zip', modelVersion: 'm', basis });
-        expect(scoreColumns(parts, reference, { basis }), JSON.stringify(request)).toEqual({
+        const options = { basis, benchmarks };
+        const details = scoreDetails({ parts, reference, geoLevel: 'zip', modelVersion: 'm', ...options });
+        expect(scoreColumns(parts, reference, options), JSON.stringify(request)).toEqual({
           outlay_index: details.index,
           savings_index: details.savings_index,
           outlay_percentile: details.percentile,
@@ -84,6 +86,7 @@ describe('scoreDetails with the fair-lending profile', () => {
     const fair = fairLendingRequest(request);
     const details = scoreDetails({
       parts: partsOf(shipped, fair),
+      benchmarks: benchmarksOf(shipped, fair),
       reference,
       geoLevel: 'zip',
       modelVersion: 'm',
@@ -109,7 +112,7 @@ describe('the engine loaded with the shipped reference', () => {
     const result = loaded.score({ ...request, options: { basis: 'benchmark' } });
     expect(result).toEqual({
       ok: true,
-      value: { 'Predicted Saving Ability': '100', OUTLAY: '82.9', SAViNGS: '82.9' },
+      value: { 'Predicted Saving Ability': '120', OUTLAY: '83.5', SAViNGS: '83.5' },
     });
   });
 

@@ -2,13 +2,15 @@
  * Test helper: the rows of `outlay sample --rows N` (default seed 1), each with its request, the parts the
  * explanations read (stated amounts and the shipped model's peer amounts) and the engine's own score.
  */
-import { CATEGORY_COUNT } from '../../src/contract/categories.js';
+import { CATEGORY_COUNT, SPENDING_CATEGORY_COUNT } from '../../src/contract/categories.js';
 import type { OperationRequest } from '../../src/contract/schemas.js';
+import { type PeerBenchmarks, rangeBenchmarks } from '../../src/engine/benchmark.js';
 import { createEngine } from '../../src/engine/create-engine.js';
 import type { ScoreParts } from '../../src/engine/index-score.js';
 import type { LocalEngine } from '../../src/engine/types.js';
 import { loadGeoResolver } from '../../src/geo/load.js';
 import type { GeoResolver } from '../../src/geo/types.js';
+import { RANGE_PERCENTILES } from '../../src/model/artifact.js';
 import { loadSpendingModel } from '../../src/model/load.js';
 import type { SpendingModel } from '../../src/model/types.js';
 import { parseCsv, requestOf, sampleCsv } from '../sample/rows.js';
@@ -31,9 +33,17 @@ export function partsOf({ model, geo }: ShippedParts, request: OperationRequest)
   return { netIncome: request.demographics.net_annual_income, stated: request.budget ?? {}, peers };
 }
 
+/** The shipped model's percentiles of peers' spending for a request, as the engine's flags and basis read them. */
+export function benchmarksOf(shipped: ShippedParts, request: OperationRequest): PeerBenchmarks {
+  const ranges = new Float64Array(SPENDING_CATEGORY_COUNT * RANGE_PERCENTILES.length);
+  shipped.model.ranges(request.demographics, partsOf(shipped, request).peers, ranges);
+  return rangeBenchmarks(ranges);
+}
+
 export interface ScoredRow {
   readonly request: OperationRequest;
   readonly parts: ScoreParts;
+  readonly benchmarks: PeerBenchmarks;
   /** The engine's PSA, main score and SAViNGS score, as numbers. */
   readonly engineScore: readonly [number, number, number];
 }
@@ -45,6 +55,11 @@ export function scoredSample(shipped: ShippedParts, rows: number, seed = 1): Sco
     const figures = shipped.engine.householdFigures(request);
     if (!figures.ok) throw new Error(`sample row rejected: ${JSON.stringify(row)}`);
     const [psa, score, savingsScore] = figures.value.scoreValues;
-    return { request, parts: partsOf(shipped, request), engineScore: [psa!, score!, savingsScore!] };
+    return {
+      request,
+      parts: partsOf(shipped, request),
+      benchmarks: benchmarksOf(shipped, request),
+      engineScore: [psa!, score!, savingsScore!],
+    };
   });
 }

@@ -14,6 +14,7 @@ import { DEFAULT_MODEL_PATH, loadSpendingModel } from '../../src/model/load.js';
 import { checkArtifact } from '../../src/model/parse.js';
 import { PLACE_CAPACITY } from '../../src/model/spending-model.js';
 import type { Profile, SpendingModel } from '../../src/model/types.js';
+import { NATIONAL } from './places.js';
 
 // BEA MARPP 2023 for CBSA 13820 Birmingham-Hoover and 26420 Houston (shared/geo/README.md, verified lookups).
 const BIRMINGHAM: Geography = {
@@ -33,15 +34,6 @@ const HOUSTON: Geography = {
   urban: true,
   rpp: { all: 100.22, goods: 103.43, housing: 106.45, utilities: 95.12, other: 96.32 },
   rppScope: 'metro',
-};
-const NATIONAL: Geography = {
-  level: 'national',
-  state: null,
-  cbsa: null,
-  region: null,
-  urban: null,
-  rpp: { all: 100, goods: 100, housing: 100, utilities: 100, other: 100 },
-  rppScope: 'national',
 };
 
 let model: SpendingModel;

@@ -3,11 +3,9 @@
  * real server: the details, lender mode, the benchmark basis, and the plain answer left as it was.
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Engine } from '../../src/engine/types.js';
-import { loadEngine } from '../../src/runtime/load-engine.js';
+import { describe, expect, it } from 'vitest';
 import { EXPLAINED_REQUEST_EXAMPLE } from '../../src/server/openapi.js';
-import { startTestServer, type TestServer } from './helpers.js';
+import { postJson, useShippedServer } from './shipped-server.js';
 
 const SCORES = '/v1.0/scores/generate';
 
@@ -17,24 +15,8 @@ const REQUEST = {
   budget: { food_home: 100 },
 };
 
-let engine: Engine;
-let server: TestServer;
-
-beforeAll(async () => {
-  engine = await loadEngine();
-  server = await startTestServer({ engine });
-});
-afterAll(() => server.close());
-
-async function score(body: unknown, query = '') {
-  const answer = await server.app.inject({
-    method: 'POST',
-    url: SCORES + query,
-    headers: { 'x-api-key': server.keys.all, 'content-type': 'application/json' },
-    payload: JSON.stringify(body),
-  });
-  return { status: answer.statusCode, text: answer.body, body: answer.json() };
-}
+const shipped = useShippedServer();
+const score = (body: unknown, query = '') => postJson(shipped.current.server, SCORES, body, query);
 
 describe('POST /v1.0/scores/generate?explain=true', () => {
   it('answers the three values and details with index, percentile, reasons and the food flag', async () => {
@@ -44,7 +26,7 @@ describe('POST /v1.0/scores/generate?explain=true', () => {
     const { details, ...values } = explained.body;
     expect(values).toEqual(plain.body);
     expect(details).toMatchObject({ basis: 'stated', profile: 'standard', geo_level: 'zip' });
-    expect(details.model_version).toBe(engine.modelVersion);
+    expect(details.model_version).toBe(shipped.current.engine.modelVersion);
     expect(details.index).toBe(Number(plain.body.OUTLAY));
     expect(details.percentile).toBeGreaterThanOrEqual(0);
     expect(details.percentile).toBeLessThanOrEqual(100);
@@ -68,9 +50,9 @@ describe('POST /v1.0/scores/generate?explain=true', () => {
     const body = { ...REQUEST, options: { basis: 'benchmark' } };
     const plain = await score(body);
     const explained = await score(body, '?explain=true');
-    // Food held to the peers' median: the PSA with no stated food (docs/scores.md).
-    expect(plain.body['Predicted Saving Ability']).toBe('400');
-    expect(explained.body.details).toMatchObject({ basis: 'benchmark', psa: 400 });
+    // Food held to the peers' median ($2,808; mean $3,055): 420, against 400 with no stated food.
+    expect(plain.body['Predicted Saving Ability']).toBe('420');
+    expect(explained.body.details).toMatchObject({ basis: 'benchmark', psa: 420 });
   });
 
   it('explain=false or absent, with or without the new fields: the plain answer, byte for byte', async () => {
@@ -97,7 +79,7 @@ describe('POST /v1.0/scores/generate?explain=true', () => {
   });
 
   it('the documented example with ?explain=true: an answer matching the declared 200 schema', async () => {
-    const document = (await server.app.inject({ url: '/openapi.json' })).json();
+    const document = (await shipped.current.server.app.inject({ url: '/openapi.json' })).json();
     const ajv = new Ajv2020({ strict: false });
     ajv.addSchema(document, 'openapi');
     const validate = ajv.compile({ $ref: 'openapi#/components/schemas/ScoreResponseAnswer' });

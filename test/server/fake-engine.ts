@@ -18,6 +18,9 @@ export function createFakeEngine(overrides: Partial<Engine> = {}): Engine {
     budget: (body) => answer(body, { budget: everyCategory(100) }),
     model: (body) => answer(body, { model: everyCategory(90) }),
     score: (body) => answer(body, { 'Predicted Saving Ability': '391', OUTLAY: '91.2', SAViNGS: '91.2' }),
+    modelRanges: () => {
+      throw new Error('the fake engine has no ranges');
+    },
     explainedScore: () => {
       throw new Error('the fake engine explains nothing');
     },

@@ -15,11 +15,12 @@ export const NO_BODY = invalidRequest([
   { path: '', message: 'must be a JSON object sent with content-type application/json' },
 ]);
 
-/** The operation's answer to a body: plain, or with ?explain=true its explained form. */
+/** The operation's answer to a body: plain, or with its query flag (?explain=true, ?ranges=true) flagged. */
 function answer(engine: Engine, operation: Operation, request: FastifyRequest, reply: FastifyReply): void {
-  const explained = operation.explained === undefined ? undefined : explainRequested(request.query);
-  if (explained === undefined && operation.explained !== undefined) {
-    reply.code(400).send(BAD_EXPLAIN);
+  const flag = operation.explained?.flag.name;
+  const explained = flag === undefined ? false : flagRequested(request.query, flag);
+  if (explained === undefined) {
+    reply.code(400).send(badFlag(flag!));
     return;
   }
   const result = (explained ? operation.explained! : operation).run(engine, request.body);
@@ -31,13 +32,12 @@ function answer(engine: Engine, operation: Operation, request: FastifyRequest, r
   else reply.send(result.value);
 }
 
-export const BAD_EXPLAIN = invalidRequest([
-  { path: '', message: 'the query parameter explain must be "true" or "false"' },
-]);
+const badFlag = (name: string) =>
+  invalidRequest([{ path: '', message: `the query parameter ${name} must be "true" or "false"` }]);
 
-/** Whether the query asks for an explanation (`explain=true`); undefined for any value but true or false. */
-export function explainRequested(query: unknown): boolean | undefined {
-  const value = (query as Record<string, unknown>).explain;
+/** Whether the query sets the flag `name` (`name=true`); undefined for any value but true or false. */
+function flagRequested(query: unknown, name: string): boolean | undefined {
+  const value = (query as Record<string, unknown>)[name];
   if (value === undefined || value === 'false') return false;
   return value === 'true' ? true : undefined;
 }
@@ -58,3 +58,8 @@ export function registerOperationRoutes(app: FastifyInstance, engine: Engine): v
     });
   }
 }
+
+export const BAD_EXPLAIN = badFlag('explain');
+
+/** Whether the query asks for an explanation (`explain=true`); undefined for any value but true or false. */
+export const explainRequested = (query: unknown): boolean | undefined => flagRequested(query, 'explain');
