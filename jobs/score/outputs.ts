@@ -10,7 +10,7 @@ import type { InputSource } from '../../src/io/input-source.js';
 import { OutputFile } from '../../src/io/output-file.js';
 import type { SummaryBuilder } from '../../src/report/summary.js';
 import { type Checkpoint, replayScoredRows } from './checkpoint.js';
-import { type OutputFormat, type OutputLayout, rejectsHeader } from './layout.js';
+import { type FileFormat, type OutputLayout, rejectsHeader } from './layout.js';
 import { CsvScoredSink, type ScoredSink } from './sinks.js';
 
 export interface OutputPaths {
@@ -32,7 +32,7 @@ export interface OpenedOutputs {
   readonly rejectedByReason: Map<string, number>;
 }
 
-export function outputPathsOf(outDir: string, name: string, format: OutputFormat): OutputPaths {
+export function outputPathsOf(outDir: string, name: string, format: FileFormat): OutputPaths {
   return {
     scored: join(outDir, `${name}.scored.${format}`),
     rejects: join(outDir, `${name}.rejects.csv`),
@@ -43,14 +43,20 @@ export function outputPathsOf(outDir: string, name: string, format: OutputFormat
 export async function createOutputs(
   paths: OutputPaths,
   layout: OutputLayout,
+  format: FileFormat,
   arrowFields: NonNullable<InputSource['arrowFields']> | null,
 ): Promise<OpenedOutputs> {
   const rejects = await OutputFile.create(paths.rejects);
   await rejects.write(csvRecord(rejectsHeader(layout)));
   const scored =
-    layout.format === 'csv'
+    format === 'csv'
       ? await CsvScoredSink.create(paths.scored, layout)
-      : await (await import('./arrow-sink.js')).ArrowScoredSink.create(paths.scored, layout, arrowFields);
+      : await (await import('./arrow-sink.js')).ArrowScoredSink.create(
+          paths.scored,
+          layout,
+          arrowFields,
+          format,
+        );
   return { outputs: { scored, rejects }, rowsScored: 0, rowsDone: 0, rejectedByReason: new Map() };
 }
 
