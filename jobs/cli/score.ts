@@ -48,6 +48,10 @@ const scoreOptions = {
     choices: ['csv', 'arrow', 'parquet'] as const,
     describe: "Scored file format (default: the input's)",
   },
+  compress: {
+    choices: ['gzip'] as const,
+    describe: 'Compress the scored CSV file (NAME.scored.csv.gz)',
+  },
   'input-format': {
     choices: ['csv', 'arrow'] as const,
     describe:
@@ -199,6 +203,7 @@ async function runJob(argv: ScoreArgs, logger: Logger, stop: AbortSignal): Promi
     outDir: argv.out,
     format: argv.format,
     inputFormat: argv['input-format'],
+    compress: argv.compress,
     csv: {
       delimiter: argv.delimiter === undefined ? undefined : parseDelimiter(argv.delimiter),
       encoding: argv.encoding,

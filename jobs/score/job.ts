@@ -18,6 +18,7 @@ import { digestInput, type InputDigest } from './input-digest.js';
 import { type FileFormat, makeLayout, type OutputLayout, outputFormatOf } from './layout.js';
 import { lockOutputs, type OutputLock } from './lock.js';
 import {
+  type Compression,
   createOutputs,
   type JobOutputs,
   type OpenedOutputs,
@@ -44,6 +45,8 @@ export interface ScoreJobOptions {
   readonly format: FileFormat | undefined;
   /** The format of standard input (`-`; default CSV); a file's is read from its name. */
   readonly inputFormat?: FileFormat | undefined;
+  /** `--compress gzip`: the scored CSV file gzip-compressed (`.scored.csv.gz`). */
+  readonly compress?: Compression;
   /** How a CSV input is read (default: UTF-8, delimiter read off the header). */
   readonly csv?: Omit<CsvOptions, 'gzip'>;
   readonly shard: Shard | null;
@@ -102,11 +105,11 @@ export async function runScoreJob(options: ScoreJobOptions): Promise<ScoreJobRes
   const startedAt = new Date();
   const inputOptions = inputOptionsOf(options);
   const format = options.format ?? inputOptions.format;
-  refuseUnresumable(options, format);
+  refuseImpossibleOptions(options, format);
   const digest = digestInput(options.input);
   const { source, map } = await openInput(options.input, inputOptions, options.mapFile, options.batchRows);
   const name = outputNameOf(options.input);
-  const paths = outputPathsOf(options.outDir, name, format);
+  const paths = outputPathsOf(options.outDir, name, format, options.compress);
   const run: Run = { options, startedAt, name, paths, source, map, digest };
   try {
     await mkdir(options.outDir, { recursive: true });
@@ -127,8 +130,14 @@ const inputOptionsOf = (options: ScoreJobOptions): InputOptions => ({
   csv: { encoding: 'utf-8', ...options.csv, gzip: false },
 });
 
-function refuseUnresumable(options: ScoreJobOptions, format: FileFormat): void {
+function refuseImpossibleOptions(options: ScoreJobOptions, format: FileFormat): void {
+  if (options.compress === 'gzip' && format !== 'csv')
+    throw new Error(
+      `--compress gzip applies to CSV output; ${format === 'arrow' ? 'Arrow' : 'Parquet'} output is written as it is`,
+    );
   if (!options.resume) return;
+  if (options.compress === 'gzip')
+    throw new Error('--resume needs uncompressed output: a gzip stream cannot be cut back to a checkpoint');
   if (options.input === '-') {
     throw new Error('--resume needs an input file: standard input cannot be read again after a restart');
   }
@@ -237,7 +246,13 @@ async function openOutputs(
         { checkpoint: paths.checkpoint },
         'starting over: the earlier checkpoint is removed',
       );
-    const created = await createOutputs(paths, layout, format, run.source.arrowFields ?? null);
+    const created = await createOutputs(
+      paths,
+      layout,
+      format,
+      options.compress,
+      run.source.arrowFields ?? null,
+    );
     run.outputs = created.outputs;
     return created;
   }
