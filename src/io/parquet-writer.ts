@@ -7,8 +7,8 @@
 import type { RecordBatch as WasmRecordBatch } from 'parquet-wasm';
 import { RecordBatch, type Schema, Table, tableToIPC } from '../vendor/apache-arrow.js';
 
-/** About DuckDB's default (122,880): large enough for readers to skip by, small enough to hold. */
-export const ROW_GROUP_ROWS = 128 * 1024;
+/** Half DuckDB's default (122,880): large enough for readers to skip by; 128 Ki rows held ~30 MB more. */
+export const ROW_GROUP_ROWS = 64 * 1024;
 const QUEUED_BATCHES = 2;
 
 /** Arrow batches in, a Parquet file's bytes out (async iteration), like apache-arrow's IPC writers. */
@@ -34,6 +34,9 @@ export class ParquetBatchWriter implements AsyncIterable<Uint8Array> {
       const { Compression, transformParquetStream, WriterPropertiesBuilder } = await import('parquet-wasm');
       const properties = new WriterPropertiesBuilder()
         .setCompression(Compression.SNAPPY)
+        // Dictionary pages for ~90 columns of amounts took 7× the CPU of plain ones (3.4 against 0.48 s
+        // per 100,000 scored rows) and made the file larger, not smaller.
+        .setDictionaryEnabled(false)
         .setMaxRowGroupSize(ROW_GROUP_ROWS)
         .build();
       return (await transformParquetStream(input, properties)) as ReadableStream<Uint8Array>;

@@ -5,7 +5,7 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
@@ -108,13 +108,13 @@ describe('outlay score on files written by other tools (CLI)', () => {
     expect(scored[1]![INPUT_COLUMNS]).toBe('Zürich €');
   });
 
-  it('contract: a gzip-compressed CSV (.csv.gz) → the same scored file, byte for byte, named without .csv.gz', async () => {
+  it("contract: a gzip-compressed CSV (.csv.gz) with --compress gzip → the plain run's scored file, byte for byte once decompressed, named without .csv.gz", async () => {
     const gz = join(dir, 'households.csv.gz');
     await writeFile(gz, gzipSync(await readFile(plainCsv)));
     const out = join(dir, 'from-gzip');
-    const run = await score(gz, out);
+    const run = await score(gz, out, '--compress', 'gzip');
     expect(run.code).toBe(3);
-    expect(await readFile(join(out, 'households.scored.csv'))).toEqual(
+    expect(gunzipSync(await readFile(join(out, 'households.scored.csv.gz')))).toEqual(
       await readFile(join(dir, 'plain', 'households.scored.csv')),
     );
   });
