@@ -29,7 +29,7 @@ const { values } = parseArgs({
 });
 if (values.help) {
   process.stdout.write(
-    'usage: node dist/bench/run-all.js [--smoke] [--only engine,batch,api,remote] [--render-only] [--results DIR] [--doc FILE]\n',
+    'usage: node dist/bench/run-all.js [--smoke] [--only engine,batch,parquet,api,remote] [--render-only] [--results DIR] [--doc FILE]\n',
   );
   process.exit(0);
 }

@@ -9,7 +9,7 @@ import { describeMachine, type Machine } from './machine.js';
 import { speedReferenceNs } from './speed-reference.js';
 
 /** Every figure, in the order run-all runs and documents them; each is bench/<figure>.ts. */
-export const FIGURES = ['engine', 'batch', 'api', 'remote'] as const;
+export const FIGURES = ['engine', 'batch', 'parquet', 'api', 'remote'] as const;
 
 export interface Measurement {
   readonly name: string;

@@ -12,6 +12,8 @@ import { type Logger, pino } from 'pino';
 import type { Argv, CommandModule, InferredOptionTypes } from 'yargs';
 import { oneOffOptions, runOneOff } from '../../src/cli/one-off.js';
 import { checkScoreKey } from '../../src/engine/create-engine.js';
+import { parseDelimiter } from '../../src/io/csv-dialect.js';
+import { INPUT_ENCODINGS } from '../../src/io/text-encoding.js';
 import type { RemoteEngine } from '../../src/remote/client.js';
 import { DEFAULT_MAX_OUTAGE_MS } from '../../src/remote/outage-breaker.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/remote/retry-policy.js';
@@ -43,7 +45,29 @@ const scoreOptions = {
       'One-off requests only: print the score with its details, as POST /v1.0/scores/generate?explain=true',
   },
   out: { type: 'string', default: 'out', describe: 'Output directory' },
-  format: { choices: ['csv', 'arrow'] as const, describe: "Scored file format (default: the input's)" },
+  format: {
+    choices: ['csv', 'arrow', 'parquet'] as const,
+    describe: "Scored file format (default: the input's)",
+  },
+  compress: {
+    choices: ['gzip'] as const,
+    describe: 'Compress the scored CSV file (NAME.scored.csv.gz)',
+  },
+  'input-format': {
+    choices: ['csv', 'arrow'] as const,
+    describe:
+      'Format of standard input (-): CSV (default) or an Arrow IPC stream; a file is known by its name',
+  },
+  delimiter: {
+    type: 'string',
+    describe:
+      'CSV field delimiter: one character, or "tab" (default: the most frequent of , ; tab in the header line)',
+  },
+  encoding: {
+    choices: INPUT_ENCODINGS,
+    default: 'utf-8' as const,
+    describe: 'CSV input text encoding',
+  },
   engine: {
     choices: ['local', 'remote'] as const,
     default: 'local' as const,
@@ -124,7 +148,8 @@ export const scoreCommand: CommandModule<object, ScoreArgs> = {
     yargs
       .positional('input', {
         type: 'string',
-        describe: 'Input .csv or .arrow file, - for CSV on stdin, or a .json request',
+        describe:
+          'Input .csv, .csv.gz, .arrow or .parquet file, - for standard input (CSV, or --input-format arrow), or a .json request',
       })
       .options(scoreOptions) as unknown as Argv<ScoreArgs>,
   handler: async (argv) => {
@@ -143,7 +168,7 @@ export const scoreCommand: CommandModule<object, ScoreArgs> = {
 
 async function runBatch(argv: ScoreArgs): Promise<number> {
   if (argv.input === undefined)
-    throw new Error('score: name an input file (.csv, .arrow, or - for CSV on stdin)');
+    throw new Error('score: name an input file (.csv, .csv.gz, .arrow, .parquet, or - for standard input)');
   // The option is shared with the one-off commands; a batch's files are annual, and a period asked for
   // and not applied would pass annual amounts off as monthly ones.
   if (argv.period !== 'annual') {
@@ -178,6 +203,12 @@ async function runJob(argv: ScoreArgs, logger: Logger, stop: AbortSignal): Promi
     input: argv.input!,
     outDir: argv.out,
     format: argv.format,
+    inputFormat: argv['input-format'],
+    compress: argv.compress,
+    csv: {
+      delimiter: argv.delimiter === undefined ? undefined : parseDelimiter(argv.delimiter),
+      encoding: argv.encoding,
+    },
     shard: argv.shard === undefined ? null : parseShard(argv.shard),
     groupBy: argv['group-by'] === undefined ? [] : argv['group-by'].split(',').map((name) => name.trim()),
     mapFile: argv.map,

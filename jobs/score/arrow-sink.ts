@@ -1,12 +1,14 @@
 /**
  * Arrow output: assembled column by column from the typed arrays the scorers build, passing the input's
  * own Arrow columns through untouched when every row of a batch was scored. A module of its own so that
- * CSV jobs never load apache-arrow.
+ * CSV jobs never load apache-arrow. The batches become an Arrow IPC file or a Parquet file
+ * (src/io/parquet-writer.ts), as `BatchFileWriter` says.
  */
 
 import { CATEGORY_COUNT } from '../../src/contract/categories.js';
 import { cellAt, type SourceBatch } from '../../src/io/input-source.js';
 import { OutputFile } from '../../src/io/output-file.js';
+import { ParquetBatchWriter } from '../../src/io/parquet-writer.js';
 import { type Utf8Buffers, Utf8ColumnBuilder } from '../../src/io/utf8-column.js';
 import {
   type Data,
@@ -37,9 +39,32 @@ const DERIVED_TYPES: readonly DataType[] = [
   new Utf8(),
 ];
 
+/** Record batches in, a file's bytes out. */
+interface BatchFileWriter extends AsyncIterable<Uint8Array> {
+  write(batch: RecordBatch): Promise<void>;
+  /** Writes the file's end; a file without batches still carries `schema`. */
+  finish(schema: Schema, wroteBatch: boolean): Promise<void>;
+}
+
+/** apache-arrow's IPC file writer as a BatchFileWriter. */
+function ipcFileWriter(): BatchFileWriter {
+  const writer = new RecordBatchFileWriter();
+  return {
+    write: async (batch) => {
+      writer.write(batch);
+    },
+    finish: async (schema, wroteBatch) => {
+      if (!wroteBatch) writer.reset(undefined, schema);
+      writer.finish();
+    },
+    [Symbol.asyncIterator]: () => writer[Symbol.asyncIterator](),
+  };
+}
+
+export type ColumnarFormat = 'arrow' | 'parquet';
+
 export class ArrowScoredSink implements ScoredSink {
   readonly needsInput = true;
-  private readonly writer = new RecordBatchFileWriter();
   private readonly pump: Promise<void>;
   private wroteBatch = false;
   /** Per pass-through column, its unifier when dictionary-encoded. */
@@ -48,6 +73,7 @@ export class ArrowScoredSink implements ScoredSink {
   private constructor(
     readonly file: OutputFile,
     private readonly schema: Schema,
+    private readonly writer: BatchFileWriter,
   ) {
     this.dictionaries = schema.fields.map((field) =>
       DataType.isDictionary(field.type) ? new DictionaryUnifier() : undefined,
@@ -63,12 +89,18 @@ export class ArrowScoredSink implements ScoredSink {
     path: string,
     layout: OutputLayout,
     inputFields: readonly Field[] | null,
+    format: ColumnarFormat = 'arrow',
   ): Promise<ArrowScoredSink> {
     const passthrough = inputFields ?? layout.header.map((name) => new Field(name, new Utf8(), true));
     const derived = DERIVED_COLUMNS.map(
       (name, i) => new Field(name, DERIVED_TYPES[i]!, name === 'state' || name === 'cbsa'),
     );
-    return new ArrowScoredSink(await OutputFile.create(path), new Schema([...passthrough, ...derived]));
+    const writer = format === 'parquet' ? new ParquetBatchWriter() : ipcFileWriter();
+    return new ArrowScoredSink(
+      await OutputFile.create(path),
+      new Schema([...passthrough, ...derived]),
+      writer,
+    );
   }
 
   async write(encoded: EncodedBatch, batch: SelectedBatch): Promise<void> {
@@ -91,14 +123,13 @@ export class ArrowScoredSink implements ScoredSink {
     children.push(makeData({ type: new Float64(), length: k, data: columns.savingsScore }));
     for (const strings of [columns.geoLevel, columns.state, columns.cbsa]) children.push(utf8Data(strings));
     const struct = makeData({ type: new Struct(this.schema.fields), length: k, nullCount: 0, children });
-    this.writer.write(new RecordBatch(this.schema, struct));
+    await this.writer.write(new RecordBatch(this.schema, struct));
     this.wroteBatch = true;
   }
 
   async end(): Promise<void> {
-    // An input without rows still gets a valid file that carries the schema (and no record batch).
-    if (!this.wroteBatch) this.writer.reset(undefined, this.schema);
-    this.writer.finish();
+    // An input without rows still gets a valid file that carries the schema.
+    await this.writer.finish(this.schema, this.wroteBatch);
     await this.pump;
   }
 }

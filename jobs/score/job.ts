@@ -8,15 +8,17 @@ import { mkdir } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Logger } from 'pino';
 import { type ColumnMap, planRequest } from '../../src/io/column-mapping.js';
+import type { CsvOptions } from '../../src/io/csv-source.js';
 import type { InputSource, SourceBatch } from '../../src/io/input-source.js';
 import { SummaryBuilder, type SummaryMeta } from '../../src/report/summary.js';
 import { fingerprintOf, matchingCheckpoint, removeCheckpoint } from './checkpoint.js';
 import { type InterruptingSignal, JobInterrupted } from './exit-codes.js';
-import { inputFormatOf, openInput, outputNameOf } from './input.js';
+import { type InputOptions, inputFormatOf, openInput, outputNameOf } from './input.js';
 import { digestInput, type InputDigest } from './input-digest.js';
-import { makeLayout, type OutputFormat, type OutputLayout } from './layout.js';
+import { type FileFormat, makeLayout, type OutputLayout, outputFormatOf } from './layout.js';
 import { lockOutputs, type OutputLock } from './lock.js';
 import {
+  type Compression,
   createOutputs,
   type JobOutputs,
   type OpenedOutputs,
@@ -39,7 +41,14 @@ export type { Shard } from './selection.js';
 export interface ScoreJobOptions {
   readonly input: string;
   readonly outDir: string;
-  readonly format: OutputFormat | undefined;
+  /** The scored file's format (default: the input's). */
+  readonly format: FileFormat | undefined;
+  /** The format of standard input (`-`; default CSV); a file's is read from its name. */
+  readonly inputFormat?: FileFormat | undefined;
+  /** `--compress gzip`: the scored CSV file gzip-compressed (`.scored.csv.gz`). */
+  readonly compress?: Compression;
+  /** How a CSV input is read (default: UTF-8, delimiter read off the header). */
+  readonly csv?: Omit<CsvOptions, 'gzip'>;
   readonly shard: Shard | null;
   readonly groupBy: readonly string[];
   readonly mapFile: string | undefined;
@@ -94,13 +103,13 @@ interface Scored {
 
 export async function runScoreJob(options: ScoreJobOptions): Promise<ScoreJobResult> {
   const startedAt = new Date();
-  const inputFormat = inputFormatOf(options.input);
-  const format = options.format ?? inputFormat;
-  refuseUnresumable(options, format);
+  const inputOptions = inputOptionsOf(options);
+  const format = options.format ?? inputOptions.format;
+  refuseImpossibleOptions(options, format);
   const digest = digestInput(options.input);
-  const { source, map } = await openInput(options.input, inputFormat, options.mapFile, options.batchRows);
+  const { source, map } = await openInput(options.input, inputOptions, options.mapFile, options.batchRows);
   const name = outputNameOf(options.input);
-  const paths = outputPathsOf(options.outDir, name, format);
+  const paths = outputPathsOf(options.outDir, name, format, options.compress);
   const run: Run = { options, startedAt, name, paths, source, map, digest };
   try {
     await mkdir(options.outDir, { recursive: true });
@@ -116,25 +125,36 @@ export async function runScoreJob(options: ScoreJobOptions): Promise<ScoreJobRes
   }
 }
 
-function refuseUnresumable(options: ScoreJobOptions, format: OutputFormat): void {
+const inputOptionsOf = (options: ScoreJobOptions): InputOptions => ({
+  format: inputFormatOf(options.input, options.inputFormat),
+  csv: { encoding: 'utf-8', ...options.csv, gzip: false },
+});
+
+function refuseImpossibleOptions(options: ScoreJobOptions, format: FileFormat): void {
+  if (options.compress === 'gzip' && format !== 'csv')
+    throw new Error(
+      `--compress gzip applies to CSV output; ${format === 'arrow' ? 'Arrow' : 'Parquet'} output is written as it is`,
+    );
   if (!options.resume) return;
+  if (options.compress === 'gzip')
+    throw new Error('--resume needs uncompressed output: a gzip stream cannot be cut back to a checkpoint');
   if (options.input === '-') {
     throw new Error('--resume needs an input file: standard input cannot be read again after a restart');
   }
-  if (format === 'arrow') {
+  if (format !== 'csv') {
     throw new Error(
-      '--resume needs CSV output (--format csv): an Arrow file cannot be appended to after a restart',
+      `--resume needs CSV output (--format csv): an ${format === 'arrow' ? 'Arrow' : 'Parquet'} file cannot be appended to after a restart`,
     );
   }
 }
 
-async function scoreAndPublish(run: Run, format: OutputFormat): Promise<ScoreJobResult> {
+async function scoreAndPublish(run: Run, format: FileFormat): Promise<ScoreJobResult> {
   const { options, source, name } = run;
   const summary = new SummaryBuilder({ groupBy: options.groupBy });
   // The builder's columns, without repeats: the encoder's group columns must be in its order.
   const plan = planRequest(source.header, source.kinds, run.map);
-  const layout = makeLayout(source.header, plan, format, options.scoreKey, summary.groupBy);
-  const scored = await scoreAll(run, layout, summary);
+  const layout = makeLayout(source.header, plan, outputFormatOf(format), options.scoreKey, summary.groupBy);
+  const scored = await scoreAll(run, layout, summary, format);
   const inputSha256 = await run.digest;
   const report = await stageOutputs(run.outputs!, options.outDir, name, () =>
     summary.finish(summaryMeta(run, scored, inputSha256)),
@@ -148,14 +168,19 @@ async function scoreAndPublish(run: Run, format: OutputFormat): Promise<ScoreJob
  * row and closes the scorer. The scorer starts first so the checkpoint can be tied to its model: resuming
  * under another model would mix two models' numbers in one file.
  */
-async function scoreAll(run: Run, layout: OutputLayout, summary: SummaryBuilder): Promise<Scored> {
+async function scoreAll(
+  run: Run,
+  layout: OutputLayout,
+  summary: SummaryBuilder,
+  format: FileFormat,
+): Promise<Scored> {
   const { options, paths, source } = run;
   const scoringStarted = performance.now();
   const scorer = await options.startScorer(layout);
   run.scorer = scorer;
   const engineReadyMs = performance.now() - scoringStarted;
   const fingerprint = await checkpointFingerprint(run, layout, scorer.modelVersion);
-  const opened = await openOutputs(run, layout, summary, fingerprint);
+  const opened = await openOutputs(run, layout, summary, fingerprint, format);
   const progress = createProgress({ bar: options.progressBar, logger: options.logger });
   const checkpointing = options.resume
     ? {
@@ -188,6 +213,9 @@ async function checkpointFingerprint(run: Run, layout: OutputLayout, modelVersio
     shard: options.shard,
     groupBy: options.groupBy,
     map: run.map,
+    // Absent (and so out of the fingerprint) unless asked for: checkpoints of default runs stay valid.
+    delimiter: options.csv?.delimiter,
+    encoding: options.csv?.encoding === 'utf-8' ? undefined : options.csv?.encoding,
     scoreKey: options.scoreKey,
     modelVersion,
   });
@@ -205,6 +233,7 @@ async function openOutputs(
   layout: OutputLayout,
   summary: SummaryBuilder,
   fingerprint: string,
+  format: FileFormat,
 ): Promise<OpenedOutputs> {
   const { options, paths } = run;
   const resumed = options.resume
@@ -217,7 +246,13 @@ async function openOutputs(
         { checkpoint: paths.checkpoint },
         'starting over: the earlier checkpoint is removed',
       );
-    const created = await createOutputs(paths, layout, run.source.arrowFields ?? null);
+    const created = await createOutputs(
+      paths,
+      layout,
+      format,
+      options.compress,
+      run.source.arrowFields ?? null,
+    );
     run.outputs = created.outputs;
     return created;
   }

@@ -18,7 +18,13 @@ export const DERIVED_COLUMNS: readonly string[] = [
 export const REJECT_ROW_COLUMN = 'row_number';
 export const REJECT_REASON_COLUMN = 'reject_reason';
 
+/** How scorers encode their output: CSV text, or columns for an Arrow or Parquet file. */
 export type OutputFormat = 'csv' | 'arrow';
+
+/** The format of an input or scored file. */
+export type FileFormat = 'csv' | 'arrow' | 'parquet';
+
+export const outputFormatOf = (file: FileFormat): OutputFormat => (file === 'csv' ? 'csv' : 'arrow');
 
 /** Everything a scorer (main thread or worker) needs to turn rows into output; plain data, cloneable. */
 export interface OutputLayout {

@@ -10,8 +10,8 @@ import type { InputSource } from '../../src/io/input-source.js';
 import { OutputFile } from '../../src/io/output-file.js';
 import type { SummaryBuilder } from '../../src/report/summary.js';
 import { type Checkpoint, replayScoredRows } from './checkpoint.js';
-import { type OutputFormat, type OutputLayout, rejectsHeader } from './layout.js';
-import { CsvScoredSink, type ScoredSink } from './sinks.js';
+import { type FileFormat, type OutputLayout, rejectsHeader } from './layout.js';
+import { CsvScoredSink, GzipCsvScoredSink, type ScoredSink } from './sinks.js';
 
 export interface OutputPaths {
   readonly scored: string;
@@ -32,9 +32,17 @@ export interface OpenedOutputs {
   readonly rejectedByReason: Map<string, number>;
 }
 
-export function outputPathsOf(outDir: string, name: string, format: OutputFormat): OutputPaths {
+/** `--compress`: how the scored file is compressed (CSV only; Arrow and Parquet have their own). */
+export type Compression = 'gzip' | undefined;
+
+export function outputPathsOf(
+  outDir: string,
+  name: string,
+  format: FileFormat,
+  compress: Compression,
+): OutputPaths {
   return {
-    scored: join(outDir, `${name}.scored.${format}`),
+    scored: join(outDir, `${name}.scored.${format}${compress === 'gzip' ? '.gz' : ''}`),
     rejects: join(outDir, `${name}.rejects.csv`),
     checkpoint: join(outDir, `.${name}.checkpoint.json`),
   };
@@ -43,14 +51,21 @@ export function outputPathsOf(outDir: string, name: string, format: OutputFormat
 export async function createOutputs(
   paths: OutputPaths,
   layout: OutputLayout,
+  format: FileFormat,
+  compress: Compression,
   arrowFields: NonNullable<InputSource['arrowFields']> | null,
 ): Promise<OpenedOutputs> {
   const rejects = await OutputFile.create(paths.rejects);
   await rejects.write(csvRecord(rejectsHeader(layout)));
   const scored =
-    layout.format === 'csv'
-      ? await CsvScoredSink.create(paths.scored, layout)
-      : await (await import('./arrow-sink.js')).ArrowScoredSink.create(paths.scored, layout, arrowFields);
+    format === 'csv'
+      ? await (compress === 'gzip' ? GzipCsvScoredSink : CsvScoredSink).create(paths.scored, layout)
+      : await (await import('./arrow-sink.js')).ArrowScoredSink.create(
+          paths.scored,
+          layout,
+          arrowFields,
+          format,
+        );
   return { outputs: { scored, rejects }, rowsScored: 0, rowsDone: 0, rejectedByReason: new Map() };
 }
 

@@ -3,6 +3,8 @@
  * is the text the scorers already encoded; Arrow output (./arrow-sink.ts, loaded only for it) is assembled
  * column by column from typed arrays.
  */
+import { once } from 'node:events';
+import { createGzip } from 'node:zlib';
 import { csvRecord } from '../../src/io/csv-text.js';
 import type { SourceBatch } from '../../src/io/input-source.js';
 import { OutputFile } from '../../src/io/output-file.js';
@@ -51,4 +53,38 @@ export class CsvScoredSink implements ScoredSink {
   }
 
   async end(): Promise<void> {}
+}
+
+/** CSV output compressed with gzip as it is written (`--compress gzip`): the same bytes, decompressed. */
+export class GzipCsvScoredSink implements ScoredSink {
+  readonly needsInput = false;
+  private readonly gzip = createGzip();
+  private readonly pump: Promise<void>;
+
+  private constructor(readonly file: OutputFile) {
+    this.pump = (async () => {
+      for await (const chunk of this.gzip) await file.write(chunk as Buffer);
+    })();
+    // Surfaced by end(); without a handler here a write error would be an unhandled rejection first.
+    this.pump.catch(() => undefined);
+  }
+
+  static async create(path: string, layout: OutputLayout): Promise<GzipCsvScoredSink> {
+    const sink = new GzipCsvScoredSink(await OutputFile.create(path));
+    await sink.put(Buffer.from(csvRecord(scoredHeader(layout))));
+    return sink;
+  }
+
+  async write(encoded: EncodedBatch): Promise<void> {
+    if (encoded.csv.byteLength > 0) await this.put(encoded.csv);
+  }
+
+  private async put(bytes: Uint8Array): Promise<void> {
+    if (!this.gzip.write(bytes)) await once(this.gzip, 'drain');
+  }
+
+  async end(): Promise<void> {
+    this.gzip.end();
+    await this.pump;
+  }
 }

@@ -1,12 +1,16 @@
 /**
- * Arrow IPC input, file or stream format (apache-arrow detects which), read batch by batch. Column kinds come
+ * Arrow IPC input, file or stream format (apache-arrow detects which), read batch by batch; Parquet input
+ * (./parquet-source.ts) comes through here as Arrow batches too. Column kinds come
  * from the Arrow types so that the job can refuse, before reading rows, a column whose type cannot hold its
  * field. Numeric and Utf8 columns are copied out as typed columns (src/io/typed-columns.ts) for the
  * workers to read; other columns (booleans, dictionaries, ...) as plain values.
  */
 import { open } from 'node:fs/promises';
 import {
+  type AsyncRecordBatchFileReader,
+  type AsyncRecordBatchStreamReader,
   type DataType,
+  type Field,
   type RecordBatch,
   RecordBatchReader,
   Type,
@@ -87,39 +91,95 @@ function textOf(vector: Vector<Utf8>): TypedColumn {
   return { kind: 'text', valueOffsets, data: bytes, nulls: nullsOf(vector) };
 }
 
+/**
+ * Arrow IPC from a file (`path`) or standard input (`-`, the stream format: a pipeline from Spark's
+ * `RDD.pipe`, Ray or a shell).
+ */
 export async function openArrowSource(path: string, batchRows: number): Promise<InputSource> {
-  const handle = await open(path, 'r');
-  const { size } = await handle.stat();
-  let reader: Awaited<ReturnType<typeof RecordBatchReader.from>>;
+  const fromStdin = path === '-';
+  const name = fromStdin ? 'standard input' : path;
+  const handle = fromStdin ? undefined : await open(path, 'r');
+  const size = handle === undefined ? undefined : (await handle.stat()).size;
+  let reader: AsyncRecordBatchReader;
   try {
-    reader = await RecordBatchReader.from(handle);
+    reader =
+      handle === undefined
+        ? await RecordBatchReader.from(chunksOf(process.stdin))
+        : await RecordBatchReader.from(handle);
     await reader.open();
   } catch (error) {
-    await handle.close();
+    await handle?.close();
     throw new Error(
-      `${path} is not a readable Arrow IPC file or stream: ${error instanceof Error ? error.message : error}`,
+      `${name} is not a readable Arrow IPC file or stream: ${error instanceof Error ? error.message : error}`,
     );
   }
-  const fields = reader.schema.fields;
+  return arrowInput({
+    format: 'arrow',
+    name,
+    fields: reader.schema.fields,
+    batches: reader,
+    sizeBytes: size,
+    batchRows,
+    close: async () => {
+      await reader.cancel();
+      await handle?.close().catch(() => undefined);
+    },
+  });
+}
+
+/**
+ * A stream's chunks as an async iterable: apache-arrow's reader of a Node stream itself found no schema
+ * on a piped standard input, and this way the input digest's 'data' listener still sees every chunk.
+ */
+async function* chunksOf(stream: NodeJS.ReadableStream): AsyncIterable<Uint8Array> {
+  for await (const chunk of stream) yield chunk as Uint8Array;
+}
+
+type AsyncRecordBatchReader = AsyncRecordBatchFileReader | AsyncRecordBatchStreamReader;
+
+/** A source of whole Arrow record batches (as a reader or writer made them) and what to say about it. */
+export interface WholeBatches {
+  readonly format: InputSource['format'];
+  /** The input as error messages name it. */
+  readonly name: string;
+  readonly fields: readonly Field[];
+  readonly batches: AsyncIterable<RecordBatch>;
+  readonly sizeBytes: number | undefined;
+  readonly batchRows: number;
+  /** Bytes of input consumed by a whole batch (default: its Arrow bytes). */
+  readonly bytesOf?: (batch: RecordBatch) => number;
+  readonly close: () => Promise<void>;
+}
+
+/** The next whole batch, or undefined at the end; a truncated or corrupt file says how far it got. */
+async function nextWhole(
+  wholeBatches: AsyncIterator<RecordBatch>,
+  input: WholeBatches,
+  firstRow: number,
+): Promise<RecordBatch | undefined> {
+  try {
+    const next = await wholeBatches.next();
+    return next.done ? undefined : next.value;
+  } catch (error) {
+    const kind = input.format === 'parquet' ? 'Parquet' : 'Arrow';
+    throw new Error(
+      `${input.name}: the ${kind} data is truncated or corrupt after row ${firstRow - 1}: ${error instanceof Error ? error.message : error}`,
+    );
+  }
+}
+
+/** The input source over whole Arrow batches, cut into work batches of at most `batchRows` rows. */
+export function arrowInput(input: WholeBatches): InputSource {
+  const { fields, batchRows, sizeBytes } = input;
   const header = fields.map((field) => field.name);
   const kinds = fields.map((field) => columnKindOf(field.type));
+  const bytesOf = input.bytesOf ?? ((batch: RecordBatch) => batch.data.byteLength);
   let bytesRead = 0;
 
   async function* batches(): AsyncIterable<SourceBatch> {
     let firstRow = 1;
-    const wholeBatches = reader[Symbol.asyncIterator]();
-    for (;;) {
-      let next: IteratorResult<RecordBatch>;
-      try {
-        next = await wholeBatches.next();
-      } catch (error) {
-        // A truncated or corrupt file fails mid-read; say which file, what kind, and how far it got.
-        throw new Error(
-          `${path}: the Arrow data is truncated or corrupt after row ${firstRow - 1}: ${error instanceof Error ? error.message : error}`,
-        );
-      }
-      if (next.done) return;
-      const whole = next.value;
+    const wholeBatches = input.batches[Symbol.asyncIterator]();
+    for (let whole = await nextWhole(wholeBatches, input, firstRow); whole !== undefined; ) {
       // Large writer batches are cut so that a work unit stays small (memory, worker balance).
       for (let start = 0; start < whole.numRows; start += batchRows) {
         const batch = whole.slice(start, Math.min(whole.numRows, start + batchRows));
@@ -127,21 +187,19 @@ export async function openArrowSource(path: string, batchRows: number): Promise<
         yield { firstRow, length: batch.numRows, cells: { kind: 'columns', columns }, arrow: batch };
         firstRow += batch.numRows;
       }
-      bytesRead += whole.data.byteLength;
+      bytesRead += bytesOf(whole);
+      whole = await nextWhole(wholeBatches, input, firstRow);
     }
   }
 
   return {
-    format: 'arrow',
+    format: input.format,
     header,
     kinds,
     arrowFields: fields,
-    sizeBytes: size,
-    bytesRead: () => Math.min(bytesRead, size),
+    sizeBytes,
+    bytesRead: () => (sizeBytes === undefined ? bytesRead : Math.min(bytesRead, sizeBytes)),
     batches,
-    close: async () => {
-      await reader.cancel();
-      await handle.close().catch(() => undefined);
-    },
+    close: input.close,
   };
 }

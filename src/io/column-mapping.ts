@@ -1,10 +1,12 @@
 /**
  * How an input file's columns become request fields. Columns named like contract fields (demographics by
- * name, fixed expenses by category name) are used directly; `--map FILE` renames a user's columns and says
+ * name, fixed expenses by category name) are used directly, their names compared without regard to case,
+ * spaces and underscores (`Net Annual Income`, `NET_ANNUAL_INCOME`: what spreadsheets export); `--map FILE` renames a user's columns and says
  * how booleans are written. Everything is checked against the header before any row is read, so a file
  * that could never score fails once with a clear message instead of rejecting every row.
  */
 import { readFile } from 'node:fs/promises';
+import { distance } from 'fastest-levenshtein';
 import { CATEGORIES } from '../contract/categories.js';
 import { Demographics } from '../contract/schemas.js';
 
@@ -47,6 +49,19 @@ export const CONTRACT_FIELDS: readonly ContractField[] = [
 ];
 
 const CONTRACT_FIELD_BY_NAME = new Map(CONTRACT_FIELDS.map((field) => [field.name, field]));
+
+/** A header name as compared with contract field names: lower case, without spaces and underscores. */
+export const headerKey = (name: string) => name.toLowerCase().replace(/[\s_]+/g, '');
+
+const CONTRACT_FIELD_BY_KEY = new Map(CONTRACT_FIELDS.map((field) => [headerKey(field.name), field]));
+
+/** The contract field an input column supplies: renamed by the map (exactly), or by its own name. */
+const fieldOfColumn = (name: string, map: ColumnMap) => {
+  const renamed = map.columns[name];
+  return renamed === undefined
+    ? CONTRACT_FIELD_BY_KEY.get(headerKey(name))
+    : CONTRACT_FIELD_BY_NAME.get(renamed);
+};
 
 export interface ColumnMap {
   /** Input column name → contract field name. */
@@ -138,8 +153,8 @@ export interface RequestPlan {
 
 /**
  * Binds contract fields to input columns. Fails (job-level) on: duplicate column names, a mapped column the
- * input lacks, two columns supplying one field, a missing required field, or a column whose type cannot hold
- * its field (e.g. a numeric Arrow `zip`, which has lost its leading zeros).
+ * input lacks, two columns supplying one field, missing required fields (all named at once), or a column
+ * whose type cannot hold its field (e.g. a numeric Arrow `zip`, which has lost its leading zeros).
  */
 export function planRequest(
   header: readonly string[],
@@ -159,7 +174,7 @@ export function planRequest(
   const bindings: FieldBinding[] = [];
   const boundBy = new Map<string, string>();
   header.forEach((name, column) => {
-    const field = CONTRACT_FIELD_BY_NAME.get(map.columns[name] ?? name);
+    const field = fieldOfColumn(name, map);
     if (field === undefined) return;
     const other = boundBy.get(field.name);
     if (other !== undefined) {
@@ -171,18 +186,37 @@ export function planRequest(
     checkKind(name, kinds[column] ?? 'text', field);
     bindings.push({ field, column });
   });
-  for (const field of CONTRACT_FIELDS) {
-    if (field.required && !boundBy.has(field.name)) {
-      throw new Error(
-        `the input has no column for ${field.name}, which every request needs (rename one with --map)`,
-      );
-    }
-  }
+  const missing = CONTRACT_FIELDS.filter((field) => field.required && !boundBy.has(field.name));
+  if (missing.length > 0) throw new Error(missingFieldsMessage(missing, header, new Set(boundBy.values())));
   const booleanWords = new Map<string, boolean>([
     ...map.booleans.true.map((word) => [word, true] as const),
     ...map.booleans.false.map((word) => [word, false] as const),
   ]);
   return { bindings, booleanWords, booleanWordList: [...booleanWords.keys()].join(', ') };
+}
+
+/**
+ * One message for every required field the header lacks, each with the closest unused header name when
+ * it is near (a typo or an abbreviation: at most a third of the field's letters differ).
+ */
+function missingFieldsMessage(
+  missing: readonly ContractField[],
+  header: readonly string[],
+  used: ReadonlySet<string>,
+): string {
+  const free = header.filter((name) => !used.has(name));
+  const described = missing.map((field) => {
+    const key = headerKey(field.name);
+    let closest: { name: string; distance: number } | undefined;
+    for (const name of free) {
+      const d = distance(key, headerKey(name));
+      if (d <= Math.floor(key.length / 3) && (closest === undefined || d < closest.distance))
+        closest = { name, distance: d };
+    }
+    return closest === undefined ? field.name : `${field.name} (closest column: "${closest.name}")`;
+  });
+  const noun = missing.length === 1 ? 'column' : 'columns';
+  return `the input has no ${noun} for ${described.join(', ')}, which every request needs; header names are matched without regard to case, spaces and underscores (rename with --map)`;
 }
 
 /** Text columns can hold any field (cells are parsed like CSV); typed columns must match the field. */

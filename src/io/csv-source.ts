@@ -1,42 +1,64 @@
 /**
- * Streaming CSV input (csv-parse): header row, UTF-8 with or without BOM, CRLF or LF, quoted fields with
- * embedded commas, quotes and newlines. Blank lines are skipped and not counted as rows. Rows whose field
+ * Streaming CSV input (csv-parse): header row, UTF-8 with or without BOM (or Windows-1252/Latin-1 on
+ * request: ./text-encoding.ts), gzip-compressed or not, comma, semicolon or tab delimited
+ * (./csv-dialect.ts), CRLF or LF, quoted fields with embedded delimiters, quotes and newlines. Blank lines are skipped and not counted as rows. Rows whose field
  * count differs from the header's are passed on as they are: the job rejects them with a reason rather
  * than failing the whole file. So are records that cannot be read (a stray quote, a byte that is not
  * UTF-8: ./csv-records.ts), as unreadable rows with their line and byte offset.
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { pipeline, type Readable } from 'node:stream';
+import { pipeline, type Readable, type Transform } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import { detectDelimiter, peekHead } from './csv-dialect.js';
 import { type CsvRecord, CsvRecordTracker, type Unreadable } from './csv-records.js';
 import type { InputSource, SourceBatch } from './input-source.js';
 import { PositionedParser, type PositionedRecord } from './positioned-parser.js';
+import { type InputEncoding, toUtf8 } from './text-encoding.js';
 import { Utf8Guard } from './utf8-guard.js';
 
-export async function openCsvSource(path: string, batchRows: number): Promise<InputSource> {
+export interface CsvOptions {
+  /** The field delimiter; read off the header line when not given (./csv-dialect.ts). */
+  readonly delimiter?: string | undefined;
+  readonly encoding: InputEncoding;
+  /** The bytes are gzip-compressed (a `.csv.gz` file), decompressed as they are read. */
+  readonly gzip: boolean;
+}
+
+export const PLAIN_CSV: CsvOptions = { encoding: 'utf-8', gzip: false };
+
+export async function openCsvSource(
+  path: string,
+  batchRows: number,
+  options: CsvOptions = PLAIN_CSV,
+): Promise<InputSource> {
   const fromStdin = path === '-';
   const name = fromStdin ? 'standard input' : path;
   const sizeBytes = fromStdin ? undefined : (await stat(path)).size;
   const input: Readable = fromStdin ? process.stdin : createReadStream(path, { highWaterMark: 1 << 16 });
+  // Counted before decompression, to compare with the file's size.
   let bytesRead = 0;
   input.on('data', (chunk: Buffer) => {
     bytesRead += chunk.length;
   });
-  const guard = new Utf8Guard();
-  const tracker = new CsvRecordTracker(guard.invalid);
+  // Invalid UTF-8 is looked for only in UTF-8 input: converted text is valid by construction.
+  const guard = options.encoding === 'utf-8' ? new Utf8Guard() : undefined;
+  const decoded = decodedStream(input, options, guard);
+  const delimiter =
+    options.delimiter ?? detectDelimiter((await peekHead(decoded).catch(failIn(name))).toString('utf8'));
+  const tracker = new CsvRecordTracker(guard?.invalid ?? []);
   const parser = new PositionedParser({
     bom: true,
+    delimiter,
     relax_column_count: true,
     skip_empty_lines: true,
     skip_records_with_error: true,
     on_skip: tracker.onSkip,
   });
   // pipeline() passes an error in any stage on to the parser, whose reader then sees it.
-  pipeline(input, guard, parser, () => undefined);
+  pipeline(decoded, parser, () => undefined);
   const parsed: AsyncIterator<PositionedRecord> = parser[Symbol.asyncIterator]();
-  const first = await parsed.next().catch((error: unknown) => {
-    throw new Error(`${name}: ${error instanceof Error ? error.message : String(error)}`);
-  });
+  const first = await parsed.next().catch(failIn(name));
   const header = tracker.header(first, name);
 
   async function* batches(): AsyncIterable<SourceBatch> {
@@ -47,7 +69,7 @@ export async function openCsvSource(path: string, batchRows: number): Promise<In
         if (full !== undefined) yield* full;
       }
     } catch (error) {
-      throw new Error(`${name}: ${error instanceof Error ? error.message : String(error)}`);
+      failIn(name)(error);
     }
     yield* batch.finish();
   }
@@ -107,6 +129,26 @@ class BatchBuilder {
     return full;
   }
 }
+
+/**
+ * The input's bytes as UTF-8 text bytes: decompressed, converted, checked, as `options` say. There is
+ * always a stage after `input`, so peeking at the header never re-emits the input's own counted chunks.
+ */
+function decodedStream(input: Readable, options: CsvOptions, guard: Utf8Guard | undefined): Readable {
+  const stages: Transform[] = [
+    ...(options.gzip ? [createGunzip()] : []),
+    ...(guard === undefined ? [toUtf8(options.encoding as 'latin1' | 'windows-1252')] : [guard]),
+  ];
+  // An error in any stage destroys the last, and so reaches the parser piped to it.
+  return pipeline([input, ...stages], () => undefined) as unknown as Readable;
+}
+
+/** Rethrows an error of reading `name`, saying which input it was. */
+const failIn =
+  (name: string) =>
+  (error: unknown): never => {
+    throw new Error(`${name}: ${error instanceof Error ? error.message : String(error)}`);
+  };
 
 /** A batch's rows, an unreadable record standing as an empty row with its reason beside. */
 class RowBatch {

@@ -32,7 +32,7 @@ export interface SourceBatch {
 }
 
 export interface InputSource {
-  readonly format: 'csv' | 'arrow';
+  readonly format: 'csv' | 'arrow' | 'parquet';
   readonly header: readonly string[];
   readonly kinds: readonly ColumnKind[];
   /** The input's Arrow fields (types included), for Arrow output to keep them; absent for CSV. */

@@ -295,7 +295,8 @@ export const EVALUATE_REQUEST_EXAMPLE = {
     {
       demographics: { zip: '10001', net_annual_income: 72_000, age: 35 },
       budget: { savings: 2_400 },
-      ...OPERATIONS.find((operation) => operation.explained?.flag.name === 'explain')!.explained!.exampleFields,
+      ...OPERATIONS.find((operation) => operation.explained?.flag.name === 'explain')!.explained!
+        .exampleFields,
     },
   ],
 };

@@ -117,4 +117,35 @@ describe('column mapping and cell reading', () => {
       ),
     ).toThrow(/both supply net_annual_income/);
   });
+
+  it.each([
+    [['Net Annual Income', 'ZIP', 'Is Homeowner']],
+    [['NET_ANNUAL_INCOME', 'Zip', 'is homeowner']],
+    [['net annual_income', ' zip ', 'IsHomeowner']],
+  ])(
+    'unit: headers %j → bound to the contract fields regardless of case, spaces and underscores',
+    (header) => {
+      const bound = planRequest(header, [], DEFAULT_COLUMN_MAP).bindings.map((b) => [b.field.name, b.column]);
+      expect(bound).toEqual([
+        ['net_annual_income', 0],
+        ['zip', 1],
+        ['is_homeowner', 2],
+      ]);
+    },
+  );
+
+  it('unit: two headers differing only in case both supply one field → job-level error naming both', () => {
+    expect(() =>
+      planRequest(['zip', 'Net Annual Income', 'net_annual_income'], [], DEFAULT_COLUMN_MAP),
+    ).toThrow(/columns "Net Annual Income" and "net_annual_income" both supply net_annual_income/);
+  });
+
+  it('unit: every required field missing → one error naming all of them, with the closest header when near', () => {
+    expect(() => planRequest(['Net Anual Incom', 'postcode', 'age'], [], DEFAULT_COLUMN_MAP)).toThrow(
+      'the input has no columns for net_annual_income (closest column: "Net Anual Incom"), zip, which every request needs',
+    );
+    expect(() => planRequest(['zip', 'income'], [], DEFAULT_COLUMN_MAP)).toThrow(
+      /^the input has no column for net_annual_income, which/,
+    );
+  });
 });

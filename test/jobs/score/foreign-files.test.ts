@@ -1,0 +1,151 @@
+/**
+ * `outlay score` through the real binary on files written by other tools: Parquet written by DuckDB, an
+ * Excel-style export (Windows-1252, `;`-separated, Title Case headers) and a gzip-compressed CSV each score
+ * to the same values as the plain CSV; Parquet output is read back by DuckDB with its column types.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { householdsCsv, runCli, tempDir, writeTestArtifact } from './helpers.js';
+
+const ROWS = 1_500;
+const INPUT_COLUMNS = 10;
+
+let dir: string;
+let model: string;
+let plainCsv: string;
+/** Per row of the plain CSV run: the columns the job adds, and the rejected row numbers with reasons. */
+let plain: { derived: string[][]; rejects: string[][] };
+
+const score = (input: string, out: string, ...extra: string[]) =>
+  runCli([
+    'score',
+    input,
+    '--out',
+    out,
+    '--model',
+    model,
+    '--workers',
+    '1',
+    '--no-progress',
+    '--log-level',
+    'warn',
+    ...extra,
+  ]);
+
+/** What a run wrote: its scored rows' added columns, and its rejects' row numbers and reasons. */
+async function resultOf(out: string, name: string, inputColumns: number) {
+  const scored: string[][] = parse(await readFile(join(out, `${name}.scored.csv`)));
+  const rejects: string[][] = parse(await readFile(join(out, `${name}.rejects.csv`)));
+  return {
+    derived: scored.map((row) => row.slice(inputColumns)),
+    rejects: rejects.map((row) => [row[0]!, row.at(-1)!]),
+  };
+}
+
+async function duckdb(sql: string) {
+  const connection = await (await DuckDBInstance.create(':memory:')).connect();
+  try {
+    return (await connection.runAndReadAll(sql)).getRowObjectsJS();
+  } finally {
+    connection.closeSync();
+  }
+}
+
+beforeAll(async () => {
+  dir = await tempDir('foreign');
+  model = await writeTestArtifact(dir);
+  plainCsv = join(dir, 'households.csv');
+  await writeFile(plainCsv, householdsCsv(ROWS, { badEvery: 97 }));
+  const run = await score(plainCsv, join(dir, 'plain'));
+  expect(run.code).toBe(3);
+  plain = await resultOf(join(dir, 'plain'), 'households', INPUT_COLUMNS);
+}, 120_000);
+
+describe('outlay score on files written by other tools (CLI)', () => {
+  it('contract: Parquet written by DuckDB (typed columns, nulls) → the same scores and rejects as the plain CSV', async () => {
+    const parquet = join(dir, 'duck.parquet');
+    await duckdb(
+      `COPY (SELECT * FROM read_csv('${plainCsv}', types={'id': 'VARCHAR', 'zip': 'VARCHAR'})) TO '${parquet}' (FORMAT parquet, ROW_GROUP_SIZE 500)`,
+    );
+    const out = join(dir, 'from-parquet');
+    const run = await score(parquet, out, '--format', 'csv');
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(3);
+    expect(await resultOf(out, 'duck', INPUT_COLUMNS)).toEqual(plain);
+  });
+
+  it('contract: Excel export (Windows-1252, ";", Title Case and UPPER_CASE headers) with --encoding windows-1252 → the same scores, text decoded', async () => {
+    const rows: string[][] = parse(await readFile(plainCsv));
+    const titleCase = (name: string) =>
+      name === 'net_annual_income'
+        ? 'NET_ANNUAL_INCOME'
+        : name
+            .split('_')
+            .map((word) => word[0]!.toUpperCase() + word.slice(1))
+            .join(' ');
+    const text = stringify(
+      [[...rows[0]!.map(titleCase), 'Städt'], ...rows.slice(1).map((row) => [...row, 'Zürich €'])],
+      {
+        delimiter: ';',
+        record_delimiter: 'windows',
+      },
+    );
+    const excel = join(dir, 'excel.csv');
+    // ü is 0xFC in Windows-1252 as in Latin-1; € is 0x80 in Windows-1252 only.
+    await writeFile(excel, Buffer.from(text.replaceAll('€', '\x80'), 'latin1'));
+    const out = join(dir, 'from-excel');
+    const run = await score(excel, out, '--encoding', 'windows-1252');
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(3);
+    expect(await resultOf(out, 'excel', INPUT_COLUMNS + 1)).toEqual(plain);
+    const scored: string[][] = parse(await readFile(join(out, 'excel.scored.csv')));
+    expect(scored[0]!.slice(0, INPUT_COLUMNS + 1)).toEqual([...rows[0]!.map(titleCase), 'Städt']);
+    expect(scored[1]![INPUT_COLUMNS]).toBe('Zürich €');
+  });
+
+  it("contract: a gzip-compressed CSV (.csv.gz) with --compress gzip → the plain run's scored file, byte for byte once decompressed, named without .csv.gz", async () => {
+    const gz = join(dir, 'households.csv.gz');
+    await writeFile(gz, gzipSync(await readFile(plainCsv)));
+    const out = join(dir, 'from-gzip');
+    const run = await score(gz, out, '--compress', 'gzip');
+    expect(run.code).toBe(3);
+    expect(gunzipSync(await readFile(join(out, 'households.scored.csv.gz')))).toEqual(
+      await readFile(join(dir, 'plain', 'households.scored.csv')),
+    );
+  });
+
+  it('contract: Parquet output from Parquet input → DuckDB reads the input types back (BIGINT, BOOLEAN) and INTEGER/DOUBLE scores equal to the CSV run', async () => {
+    const parquet = join(dir, 'typed.parquet');
+    await duckdb(
+      `COPY (SELECT * FROM read_csv('${plainCsv}', types={'id': 'VARCHAR', 'zip': 'VARCHAR'})) TO '${parquet}' (FORMAT parquet)`,
+    );
+    const out = join(dir, 'parquet-out');
+    const run = await score(parquet, out, '--format', 'parquet');
+    expect(run.code).toBe(3);
+    const scoredPath = join(out, 'typed.scored.parquet');
+    const types = Object.fromEntries(
+      (await duckdb(`DESCRIBE SELECT * FROM '${scoredPath}'`)).map((row) => [
+        row.column_name,
+        row.column_type,
+      ]),
+    );
+    expect(types).toMatchObject({
+      net_annual_income: 'BIGINT',
+      is_homeowner: 'BOOLEAN',
+      zip: 'VARCHAR',
+      budget_food_home: 'INTEGER',
+      predicted_saving_ability: 'INTEGER',
+      outlay_score: 'DOUBLE',
+    });
+    const scores = await duckdb(`SELECT outlay_score FROM '${scoredPath}'`);
+    const column = plain.derived[0]!.indexOf('outlay_score');
+    expect(scores.map((row) => String(row.outlay_score))).toEqual(
+      plain.derived.slice(1).map((row) => String(Number(row[column]))),
+    );
+  });
+});
