@@ -12,6 +12,7 @@ import {
   type SpendingDistribution,
 } from '../../src/model/artifact.js';
 import { type MeanTables, TableSpendingModel } from '../../src/model/spending-model.js';
+import { smoothAgeCurves } from './age-smoothing.js';
 import {
   AGE_CUTS,
   type Calibration,
@@ -23,12 +24,13 @@ import {
 } from './calibrate.js';
 import type { SpendingCategory } from './ce-categories.js';
 import { fitCompositionLogits } from './composition.js';
-import { COLUMNS, type DesignInput, designRow, INCOME_CEILING, INCOME_FLOOR, P, SIZE_MAX } from './design.js';
+import { COLUMNS, type DesignInput, designRow, INCOME_CEILING, INCOME_FLOOR, P } from './design.js';
 import { spendingDistribution, yearSample } from './distribution.js';
 import { extractCeHouseholds } from './extract-ce.js';
 import type { Household } from './extract-households.js';
 import { SURVEY_YEAR } from './extract-households.js';
 import { type FittedModel, fitModel, PRICE_COMPONENT, PRICE_COMPONENT_INDEX, SPENDING } from './fit.js';
+import { runningMax } from './monotone.js';
 import { shippedPredictions } from './population.js';
 import {
   allCuIncomeAfterTaxes,
@@ -43,6 +45,7 @@ import {
   TARGET_YEAR,
 } from './published.js';
 import { calibrationPopulation } from './reweight.js';
+import { holdTotalsRisingInSize, SIZE_TABLE_MAX, sizeTable } from './size.js';
 import { SourceReader } from './sources.js';
 
 export const MODEL_VERSION = '1.0.0';
@@ -265,10 +268,7 @@ function tables(
   const density = incomeDensity(households, u14, grid, uStep);
   guardIncomeCurves(income, grid, uStep, density, calibration.incomeKnots, dips);
   const ages = Array.from({ length: AGE_MAX - AGE_MIN + 1 }, (_, i) => AGE_MIN + i);
-  const sizeFactor = (c: number, size: number) =>
-    Math.exp(block(fitted.beta[c]!, { ...REFERENCE_HOUSEHOLD, size }, COLUMNS.size, COLUMNS.mortgage));
-  const size = SPENDING.flatMap((_, c) => Array.from({ length: SIZE_MAX }, (_, s) => sizeFactor(c, s + 1)));
-  const age = spreadSteepAgeSteps(income, ageCurves(fitted, calibration, ages, block), ages.length, size);
+  const { age, size } = ageAndSize(fitted, calibration, income, ages, block);
   holdTotalsRising(income, dips, age, ages.length, size);
   const likeThisOne = householdKernel(households, u14, grid);
   const { ageMarginal, sizeMarginal, ageSizeMarginal } = kernelMarginals(
@@ -276,7 +276,7 @@ function tables(
     households,
     age,
     ages.length,
-    sizeFactor,
+    size,
   );
   const { ownerByIncome, mortgageByIncome } = tenureByIncome(likeThisOne, households);
   const { region, area } = regionAndArea(fitted, calibration, households, likeThisOne.live);
@@ -293,7 +293,7 @@ function tables(
     ageMin: AGE_MIN,
     ageMax: AGE_MAX,
     age: roundAll(age),
-    sizeMax: SIZE_MAX,
+    sizeMax: SIZE_TABLE_MAX,
     size: roundAll(size),
     // The "households like this one" mixes shift toward older, smaller households at low take-home, which
     // would make totals dip with income there; held non-decreasing per category (guard, docs/model.md).
@@ -311,7 +311,7 @@ function tables(
         households,
         u14.map((u) => u + logScale),
         [AGE_MIN, AGE_MAX],
-        SIZE_MAX,
+        SIZE_TABLE_MAX,
       ),
     ),
     region: roundAll(region),
@@ -422,6 +422,30 @@ function guardIncomeCurves(
   }
 }
 
+/**
+ * The age factors, [category][age] (calibrated, steep steps spread, smoothed across the knots), and the
+ * size factors, [category][members − 1], with totals held rising in size at those ages.
+ */
+function ageAndSize(
+  fitted: FittedModel,
+  calibration: Calibration,
+  income: readonly number[],
+  ages: readonly number[],
+  block: DesignBlock,
+): { age: number[]; size: number[] } {
+  const size = sizeTable((c, members) =>
+    Math.exp(
+      block(fitted.beta[c]!, { ...REFERENCE_HOUSEHOLD, size: members }, COLUMNS.size, COLUMNS.mortgage),
+    ),
+  );
+  const age = smoothAgeCurves(
+    spreadSteepAgeSteps(income, ageCurves(fitted, calibration, ages, block), ages.length, size),
+    ages.length,
+  );
+  holdTotalsRisingInSize(size, income, GRID_POINTS, age, ages.length);
+  return { age, size };
+}
+
 /** Calibrated age factors, [category][age]. */
 function ageCurves(
   fitted: FittedModel,
@@ -474,17 +498,20 @@ function kernelMarginals(
   households: readonly Household[],
   age: readonly number[],
   ages: number,
-  sizeFactor: (c: number, size: number) => number,
+  size: readonly number[],
 ): { ageMarginal: number[]; sizeMarginal: number[]; ageSizeMarginal: number[] } {
   const { live, kernel } = likeThisOne;
   const clampAge = (a: number) => Math.min(Math.max(a, AGE_MIN), AGE_MAX);
-  const clampSize = (s: number) => Math.min(Math.max(s, 1), SIZE_MAX);
+  const clampSize = (s: number) => Math.min(Math.max(s, 1), SIZE_TABLE_MAX);
   const ageMarginal: number[] = [];
   const sizeMarginal: number[] = [];
   const ageSizeMarginal: number[] = [];
   for (let c = 0; c < SPENDING.length; c++) {
     const ageAt = Float64Array.from(live, (i) => age[c * ages + clampAge(households[i]!.age) - AGE_MIN]!);
-    const sizeAt = Float64Array.from(live, (i) => sizeFactor(c, clampSize(households[i]!.members)));
+    const sizeAt = Float64Array.from(
+      live,
+      (i) => size[c * SIZE_TABLE_MAX + clampSize(households[i]!.members) - 1]!,
+    );
     const bothAt = ageAt.map((a, j) => a * sizeAt[j]!);
     kernel.forEach((_, g) => {
       ageMarginal.push(kernelMean(likeThisOne, g, (j) => ageAt[j]!));
@@ -574,8 +601,11 @@ function holdTotalsRising(
 ): void {
   const n = SPENDING.length;
   const falling = SPENDING.map((c) => dips.has(c));
-  const weights = Array.from({ length: ages * SIZE_MAX }, (_, k) =>
-    SPENDING.map((_, c) => age[c * ages + Math.floor(k / SIZE_MAX)]! * size[c * SIZE_MAX + (k % SIZE_MAX)]!),
+  const weights = Array.from({ length: ages * SIZE_TABLE_MAX }, (_, k) =>
+    SPENDING.map(
+      (_, c) =>
+        age[c * ages + Math.floor(k / SIZE_TABLE_MAX)]! * size[c * SIZE_TABLE_MAX + (k % SIZE_TABLE_MAX)]!,
+    ),
   );
   for (let tenure = 0; tenure < 3; tenure++) {
     const at = (c: number, g: number) => (tenure * n + c) * GRID_POINTS + g;
@@ -703,14 +733,14 @@ function ageStepScale(year: AgeYear): number {
 function worstTotalMove({ income, size, step, previous, scaled }: AgeYear, scale: number): number {
   const n = step.length;
   let max = 0;
-  for (let k = 0; k < 3 * GRID_POINTS * SIZE_MAX; k++) {
-    const tenure = Math.floor(k / (GRID_POINTS * SIZE_MAX));
-    const g = Math.floor(k / SIZE_MAX) % GRID_POINTS;
-    const s = k % SIZE_MAX;
+  for (let k = 0; k < 3 * GRID_POINTS * SIZE_TABLE_MAX; k++) {
+    const tenure = Math.floor(k / (GRID_POINTS * SIZE_TABLE_MAX));
+    const g = Math.floor(k / SIZE_TABLE_MAX) % GRID_POINTS;
+    const s = k % SIZE_TABLE_MAX;
     let before = 0;
     let after = 0;
     for (let c = 0; c < n; c++) {
-      const w = income[(tenure * n + c) * GRID_POINTS + g]! * size[c * SIZE_MAX + s]! * previous[c]!;
+      const w = income[(tenure * n + c) * GRID_POINTS + g]! * size[c * SIZE_TABLE_MAX + s]! * previous[c]!;
       before += w;
       after += w * Math.exp((scaled[c] ? scale : 1) * step[c]!);
     }
@@ -753,14 +783,6 @@ function perCategoryRunningMax(values: readonly number[]): number[] {
     out.push(...runningMax(values.slice(start, start + GRID_POINTS)));
   }
   return out;
-}
-
-function runningMax(values: readonly number[]): number[] {
-  let max = Number.NEGATIVE_INFINITY;
-  return values.map((v) => {
-    max = Math.max(max, v);
-    return max;
-  });
 }
 
 /** Re-expresses logit terms [1,u,u²,a,a²,a·u] fitted on u = v − L in terms of v (price-year income). */

@@ -6,6 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CATEGORIES, CATEGORY_COUNT, CATEGORY_INDEX } from '../../src/contract/categories.js';
+import { LIMITS } from '../../src/contract/limits.js';
 import { HOUSEHOLD_TYPES } from '../../src/contract/schemas.js';
 import type { Geography, GeoResolver } from '../../src/geo/types.js';
 import type { ModelArtifact } from '../../src/model/artifact.js';
@@ -32,7 +33,9 @@ import {
   TARGET_YEAR,
 } from './published.js';
 import { calibrationPopulation } from './reweight.js';
+import { NEEDS as NEEDS_CATEGORIES } from './size.js';
 import { SourceReader } from './sources.js';
+import { householdSizeTable } from './validate-size.js';
 
 export interface ValidateOptions {
   readonly ceDir: string;
@@ -77,6 +80,7 @@ export function validateModel(options: ValidateOptions): Record<string, string> 
       { model, incomeScale: scale, rpp: rpp2023 },
       yearSample(households),
     ),
+    'household-size': householdSizeTable(model),
     examples: examplesTable(model, options.resolver),
   };
 }
@@ -311,7 +315,10 @@ function propertyTable(model: SpendingModel, rpp2023: ReturnType<typeof readStat
     deterministic: [0, 0],
     income: [0, 0],
     age: [0, 0],
+    ageCurvature: [0, 0],
     size: [0, 0],
+    needs: [0, 0],
+    needsMixed: [0, 0],
   };
   const check = (key: keyof PropertyCounts, ok: boolean) => {
     counts[key][0]!++;
@@ -324,12 +331,21 @@ function propertyTable(model: SpendingModel, rpp2023: ReturnType<typeof readStat
   const rows: [keyof typeof counts, string][] = [
     ['finite', 'all 38 outputs finite and ≥ 0'],
     ['deterministic', 'same output after an unrelated call'],
-    ['income', 'total spending rises when take-home rises 5 %'],
+    ['income', 'total spending does not fall when take-home rises 5 %'],
     ['age', 'total spending moves < 6 % for one more year of age'],
+    [
+      'ageCurvature',
+      `second difference of total spending in age ≤ ${100 * MAX_AGE_SECOND_DIFFERENCE} % of the total (ages 19–89)`,
+    ],
     ['size', 'total spending moves < 30 % for one more member'],
+    [
+      'needs',
+      'one more member lowers neither total spending nor an IRS national-standard category (type given)',
+    ],
+    ['needsMixed', 'the same, household type not given (the type mixture moves with size)'],
   ];
   return [
-    `${PROPERTY_PROFILES.toLocaleString('en-US')} generated profiles (take-home $5k–$500k log-uniform, age 18–89, 1–9 members, age, size and tenure each missing 10 % of the time, household type missing 50 % of the time and otherwise any type possible for the size, random state price parities, region and urbanity).`,
+    `${PROPERTY_PROFILES.toLocaleString('en-US')} generated profiles (take-home $5k–$10M log-uniform, age 18–89, 1–19 members, age, size and tenure each missing 10 % of the time, household type missing 50 % of the time and otherwise any type possible for the size, random state price parities, region and urbanity).`,
     '',
     '| property | checks | failures |',
     '|---|--:|--:|',
@@ -338,7 +354,15 @@ function propertyTable(model: SpendingModel, rpp2023: ReturnType<typeof readStat
 }
 
 /** Property → [checks, failures]. */
-type PropertyCounts = Record<'finite' | 'deterministic' | 'income' | 'age' | 'size', [number, number]>;
+type PropertyCounts = Record<
+  'finite' | 'deterministic' | 'income' | 'age' | 'ageCurvature' | 'size' | 'needs' | 'needsMixed',
+  [number, number]
+>;
+
+/** Bound on |T(a + 1) − 2 T(a) + T(a − 1)| / T(a) (docs/model.md, "Age curves"). */
+const MAX_AGE_SECOND_DIFFERENCE = 0.015;
+/** The IRS Collection Financial Standards' national-standard categories (size.ts), as output indexes. */
+const NEEDS = NEEDS_CATEGORIES.map((c) => CATEGORY_INDEX[c]);
 
 /** A fixed linear congruential generator of numbers in [0, 1): the same sequence on every run. */
 function lcg(start: number): () => number {
@@ -365,11 +389,11 @@ function randomProfile(
     rpp: rpp2023.get(state)!,
     rppScope: 'state',
   };
-  const members = next() < 0.1 ? undefined : 1 + Math.floor(next() * 9);
+  const members = next() < 0.1 ? undefined : 1 + Math.floor(next() * (LIMITS.householdMax - 1));
   // Most clients will not send a household type; one member is always single_or_other (the contract).
   const type = HOUSEHOLD_TYPES[Math.floor(next() * HOUSEHOLD_TYPES.length)]!;
   const profile: Profile = {
-    net_annual_income: Math.round(Math.exp(Math.log(5_000) + next() * Math.log(100))),
+    net_annual_income: Math.round(Math.exp(Math.log(5_000) + next() * Math.log(2_000))),
     age: next() < 0.1 ? undefined : 18 + Math.floor(next() * 72),
     household_members: members,
     is_homeowner: next() < 0.1 ? undefined : next() < 0.6,
@@ -406,14 +430,26 @@ function checkProperties(
   );
   const base = totalSpending(a);
   model.predict({ ...profile, net_annual_income: profile.net_annual_income * 1.05 }, geo, b);
-  check('income', totalSpending(b) > base);
+  check('income', totalSpending(b) >= base);
   if (profile.age !== undefined) {
     model.predict({ ...profile, age: profile.age + 1 }, geo, b);
-    check('age', Math.abs(totalSpending(b) / base - 1) < 0.06);
+    const older = totalSpending(b);
+    check('age', Math.abs(older / base - 1) < 0.06);
+    if (profile.age > 18) {
+      model.predict({ ...profile, age: profile.age - 1 }, geo, b);
+      check(
+        'ageCurvature',
+        Math.abs(older - 2 * base + totalSpending(b)) <= MAX_AGE_SECOND_DIFFERENCE * base,
+      );
+    }
   }
   if (profile.household_members !== undefined) {
     model.predict({ ...profile, household_members: profile.household_members + 1 }, geo, b);
     check('size', Math.abs(totalSpending(b) / base - 1) < 0.3);
+    check(
+      profile.household_type === undefined ? 'needsMixed' : 'needs',
+      totalSpending(b) >= base && NEEDS.every((c) => b[c]! >= a[c]!),
+    );
   }
 }
 

@@ -8,20 +8,24 @@
  */
 import { createReadStream } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createGunzip } from 'node:zlib';
 import { parse } from 'csv-parse';
 import { parse as parseSync } from 'csv-parse/sync';
 import { LIMITS } from '../../src/contract/limits.js';
+import { incomeScaleToPriceYear } from '../build-model/build.js';
+import { SourceReader } from '../build-model/sources.js';
 
 /** The 2014 Interview quarters: 141x holds Jan–Mar 2014 interviews, 151 the Jan–Mar 2015 ones. */
 const FMLI_FILES = ['fmli141x', 'fmli142', 'fmli143', 'fmli144', 'fmli151'] as const;
 
 /**
  * CPI-U, US city average, annual averages (/work/shared/cpi/spm_calculator_cpi_annual_2005_2025.csv,
- * BLS M13 values; 2025 is BLS's official 11-month average). All items (CUUR0000SA0) moves incomes and
- * health insurance; shelter (CUUR0000SAH1) moves rent and mortgage costs, which rose much faster.
+ * BLS M13 values; 2025 is BLS's official 11-month average). All items (CUUR0000SA0) moves health
+ * insurance; shelter (CUUR0000SAH1) moves rent and mortgage costs, which rose much faster. Incomes move by
+ * the spending model's own income scale (incomeScaleToPriceYear): incomes rose faster than prices, and a
+ * sample aged by prices alone sits 17 % below the incomes the model's take-home axis describes.
  */
 const CPI_ALL_ITEMS = { 2014: 236.736, 2025: 321.943 } as const;
 const CPI_SHELTER = { 2014: 270.513, 2025: 415.164 } as const;
@@ -147,17 +151,37 @@ const MIN_TAKE_HOME_2025 = 1000;
 
 /**
  * Kept: quarters with months in 2014 (January 2014 interviews cover only 2013) describing a household the
- * contract accepts: take-home above the floor, non-negative gross, household size within LIMITS.
+ * contract accepts (take-home above the floor, non-negative gross, household size within LIMITS) and a
+ * lender could see: a housing cost above the whole take-home (one quarter's income against the CU's
+ * average housing; students, dissaving retirees) is not an application, and stated as a fixed expense it
+ * made rows such as take-home $2,153 with rent $54,893.
  */
-const isKept = (q: CuQuarter) =>
-  q.weight > 0 &&
-  q.netTakeHome2014 * ALL_ITEMS_2014_TO_2025 >= MIN_TAKE_HOME_2025 &&
-  q.gross2014 >= 0 &&
-  q.householdMembers <= LIMITS.householdMax;
+function isKept(q: CuQuarter, costs: Map<string, CuFixedCosts>, incomeScale: number): boolean {
+  const takeHome = q.netTakeHome2014 * incomeScale;
+  return (
+    q.weight > 0 &&
+    takeHome >= MIN_TAKE_HOME_2025 &&
+    q.gross2014 >= 0 &&
+    q.householdMembers <= LIMITS.householdMax &&
+    annualHousing(costs, q) * SHELTER_2014_TO_2025 <= takeHome
+  );
+}
+
+/** The CU's average quarterly housing cost × 4 (2014 dollars). */
+function annualHousing(costs: Map<string, CuFixedCosts>, q: CuQuarter): number {
+  const cu = costs.get(cuIdOf(q.newid));
+  if (cu === undefined) throw new Error(`no fixed costs for NEWID ${q.newid}`);
+  return (4 * cu.housing) / cu.quarters;
+}
 
 const dollars = (amount: number) => String(Math.round(amount));
 
-function householdsCsv(quarters: CuQuarter[], costs: Map<string, CuFixedCosts>): string {
+/**
+ * Gross is at least take-home: CE's after-tax income adds the refundable credits (EITC, child credit) its
+ * pre-tax income leaves out, so 12 % of the weight had take-home above gross; an applicant's stated income
+ * before taxes counts them, and the engine flags gross below take-home as an input to check.
+ */
+function householdsCsv(quarters: CuQuarter[], costs: Map<string, CuFixedCosts>, incomeScale: number): string {
   const header =
     'newid,weight,age,household_members,is_homeowner,state_fips,region,gross_annual_income,net_annual_income,mortgage_and_rent,health_insurance,vehicle_financed';
   const lines = quarters.map((q) => {
@@ -171,9 +195,9 @@ function householdsCsv(quarters: CuQuarter[], costs: Map<string, CuFixedCosts>):
       q.isHomeowner ? 1 : 0,
       q.stateFips,
       q.region,
-      dollars(q.gross2014 * ALL_ITEMS_2014_TO_2025),
-      dollars(q.netTakeHome2014 * ALL_ITEMS_2014_TO_2025),
-      dollars(((4 * cu.housing) / cu.quarters) * SHELTER_2014_TO_2025),
+      dollars(Math.max(q.gross2014, q.netTakeHome2014) * incomeScale),
+      dollars(q.netTakeHome2014 * incomeScale),
+      dollars(annualHousing(costs, q) * SHELTER_2014_TO_2025),
       dollars(((4 * cu.healthInsurance) / cu.quarters) * ALL_ITEMS_2014_TO_2025),
       cu.vehicleFinanced ? 1 : 0,
     ].join(',');
@@ -282,7 +306,14 @@ export async function extractPopulation(
     quarters.push(toCuQuarter(file, row));
     addFixedCosts(costs, row);
   }
-  const kept = quarters.filter(isKept).sort((a, b) => a.newid.localeCompare(b.newid));
+  const incomeScale = incomeScaleToPriceYear(
+    new SourceReader(dirname(ceDir)),
+    ceDir,
+    join(dirname(ceDir), 'cpi'),
+  );
+  const kept = quarters
+    .filter((q) => isKept(q, costs, incomeScale))
+    .sort((a, b) => a.newid.localeCompare(b.newid));
 
   const regions = await readCsv(join(geoDir, 'census_regions_divisions.csv'));
   const regionOfState = new Map(
@@ -293,7 +324,7 @@ export async function extractPopulation(
   const zips = zipPopulations(simplemaps, fipsOf);
 
   await mkdir(outDir, { recursive: true });
-  await writeFile(join(outDir, 'households.csv'), householdsCsv(kept, costs));
+  await writeFile(join(outDir, 'households.csv'), householdsCsv(kept, costs, incomeScale));
   await writeFile(join(outDir, 'states.csv'), statesCsv(zips, fipsOf, regionOfState, kept));
   await writeFile(
     join(outDir, 'zips.csv'),

@@ -43,7 +43,7 @@ export function rangeBenchmarks(ranges: ArrayLike<number>): PeerBenchmarks {
  */
 export const FLAG_MIN_POINTS = 0.5;
 
-export type FlagCode = 'BELOW_PEERS' | 'BASICS_TOTAL_BELOW_PEERS';
+export type FlagCode = 'BELOW_PEERS' | 'BASICS_TOTAL_BELOW_PEERS' | 'GROSS_BELOW_TAKE_HOME';
 
 export interface Flag {
   readonly code: FlagCode;
@@ -92,6 +92,18 @@ export function expenseFlags(parts: ScoreParts, benchmarks: PeerBenchmarks): Fla
     flags.push(flagOf('BASICS_TOTAL_BELOW_PEERS', null, basicsStated, basicsBenchmark));
   }
   return flags;
+}
+
+/**
+ * Gross income below take-home pay: possible (refundable credits paid beyond the taxes owed) but more
+ * often a typo or the two fields swapped, so it is flagged, not refused. Gross does not enter the model
+ * (docs/model.md, "Inputs"): the flag is the only thing it changes. `stated` is the gross, `benchmark` the
+ * take-home.
+ */
+export function incomeFlags(netIncome: number, grossIncome: number | undefined): Flag[] {
+  return grossIncome !== undefined && grossIncome < netIncome
+    ? [flagOf('GROSS_BELOW_TAKE_HOME', null, grossIncome, netIncome)]
+    : [];
 }
 
 const flagOf = (code: FlagCode, category: Category | null, stated: number, benchmark: number): Flag => ({

@@ -208,6 +208,7 @@ function scoreExplainer(parts: ExplainerParts): (body: unknown) => Result<Explai
       modelVersion: model.version,
       basis: request.options?.basis,
       loan: request.loan,
+      grossIncome: request.demographics.gross_annual_income,
     });
     return { ok: true, value: { ...parts.scoreRecord(scoreTexts(figures.scoreValues)), details } };
   };

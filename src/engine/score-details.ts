@@ -6,7 +6,7 @@
 import { BASES, type Basis, type LoanRequest } from '../contract/schemas.js';
 import type { GeoLevel } from '../geo/types.js';
 import Type, { type Static } from '../vendor/typebox.js';
-import { expenseFlags, heldToBenchmarks, type PeerBenchmarks } from './benchmark.js';
+import { expenseFlags, heldToBenchmarks, incomeFlags, type PeerBenchmarks } from './benchmark.js';
 import { clampedScore, indicesOf, type ScoreParts, statedSpending } from './index-score.js';
 import { lendingOf } from './lending.js';
 import { lendingReasons, type Reason, savingsReasons, scoreReasonCodes, scoreReasons } from './reasons.js';
@@ -23,7 +23,7 @@ const ReasonItem = Type.Object({ code: Type.String(), text: Type.String() }, { a
 
 const FlagItem = Type.Object(
   {
-    code: Type.Enum(['BELOW_PEERS', 'BASICS_TOTAL_BELOW_PEERS'], { type: 'string' }),
+    code: Type.Enum(['BELOW_PEERS', 'BASICS_TOTAL_BELOW_PEERS', 'GROSS_BELOW_TAKE_HOME'], { type: 'string' }),
     category: Type.Union([Type.String(), Type.Null()]),
     stated: Type.Integer(),
     benchmark: Type.Integer(),
@@ -81,6 +81,8 @@ export interface DetailsInput extends ExplainOptions {
   readonly geoLevel: GeoLevel;
   readonly modelVersion: string;
   readonly loan?: LoanRequest | undefined;
+  /** The request's `gross_annual_income`, for its flag. */
+  readonly grossIncome?: number | undefined;
 }
 
 const reasonItems = (reasons: readonly Reason[]) => reasons.map(({ code, text }) => ({ code, text }));
@@ -151,7 +153,7 @@ export function scoreDetails(input: DetailsInput): ScoreDetails {
     percentile,
     reasons: reasonItems(scoreReasons(onBasis)),
     savings_reasons: reasonItems(savingsReasons(onBasis)),
-    flags: expenseFlags(parts, benchmarks),
+    flags: [...incomeFlags(parts.netIncome, input.grossIncome), ...expenseFlags(parts, benchmarks)],
     geo_level: input.geoLevel,
     model_version: input.modelVersion,
   };

@@ -175,6 +175,7 @@ function bindPrediction(tables: PredictionTables, out: Float64Array, excluded: U
   const { factors: typeFactors, weights, weigh } = compositionWeigher(tables.composition);
   const { placeFactors, factorsAt } = placeFactorCache(tables);
   const { pairs, pairRowAt } = demographicPairs(tables);
+  const uTop = uMin + (points - 1) * uStep;
   let lastGeo: Geography | null = null;
   let geoFactorAt = 0;
 
@@ -313,10 +314,13 @@ function bindPrediction(tables: PredictionTables, out: Float64Array, excluded: U
     const age = profile.age;
     const ageKnown = age !== undefined && Number.isFinite(age);
     const a = ageKnown ? (age - 50) / 10 : 0;
-    const ownerP = ownerShare(profile.is_homeowner, ageKnown, u, a, k, f);
+    // Above the grid the income tables hold their last point, and so do the tenure logits: a mortgage
+    // share still rising there moved owners toward the tenure that spends less at the top, and totals fell.
+    const uTenure = Math.min(u, uTop);
+    const ownerP = ownerShare(profile.is_homeowner, ageKnown, uTenure, a, k, f);
     // Not needed by renters, whose mortgage weight is 0 whatever it is.
     const mortgageP =
-      ownerP === 0 ? 0 : ageKnown ? logistic(mortgageLogit, u, a) : lerp(mortgageByIncome, k, f);
+      ownerP === 0 ? 0 : ageKnown ? logistic(mortgageLogit, uTenure, a) : lerp(mortgageByIncome, k, f);
     if (geo !== lastGeo) {
       geoFactorAt = factorsAt(geo);
       lastGeo = geo;

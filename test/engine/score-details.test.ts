@@ -36,12 +36,12 @@ describe('scoreDetails for the Birmingham renter', () => {
   it('default basis: the engine PSA, the index, its percentile, the debt reason and the food flag', () => {
     const details = detailsOf();
     expect(detailsSchema.Check(details)).toBe(true);
-    // Shipped model: PSA 646 − 3,600 / 12 = 346; index 80 + 100 × 4,152 / 41,004 = 90.13 → 90.1.
+    // Shipped model: PSA 703 − 3,600 / 12 = 403; index 80 + 100 × 4,836 / 41,004 = 91.79 → 91.8.
     expect([details.basis, details.psa, details.index, details.savings_index]).toEqual([
       'stated',
-      346,
-      90.1,
-      90.1,
+      403,
+      91.8,
+      91.8,
     ]);
     expect(details.percentile).toBeGreaterThan(50);
     expect(details.reasons.map((r) => r.code)).toEqual(['OTHER_DEBT_PAYMENTS']);
@@ -57,8 +57,8 @@ describe('scoreDetails for the Birmingham renter', () => {
 
   it('a loan of $200 a month: lender mode with the stressed payment, its surplus and its reason', () => {
     const { lending } = detailsOf({ loan: { monthly_payment: 200 } });
-    // 200 × 1.25 = 250; surplus 346 − 250 = 96; index 80 + 100 × 1,152 / 41,004 = 82.81 → 82.8.
-    expect(lending).toMatchObject({ stressed_payment: 250, surplus: 96, index: 82.8, score: 82.8 });
+    // 200 × 1.25 = 250; surplus 403 − 250 = 153; index 80 + 100 × 1,836 / 41,004 = 84.48 → 84.5.
+    expect(lending).toMatchObject({ stressed_payment: 250, surplus: 153, index: 84.5, score: 84.5 });
     // Debt 100 × 3,600 / 41,004 = 8.8 points before the loan's 100 × 3,000 / 41,004 = 7.3.
     expect(lending?.reasons.map((r) => r.code)).toEqual(['OTHER_DEBT_PAYMENTS', 'LOAN_PAYMENT']);
   });
@@ -114,6 +114,27 @@ describe('the engine loaded with the shipped reference', () => {
       ok: true,
       value: { 'Predicted Saving Ability': '120', OUTLAY: '83.5', SAViNGS: '83.5' },
     });
+  });
+
+  it('gross income below take-home: flagged GROSS_BELOW_TAKE_HOME with both amounts, the score unchanged', () => {
+    const withGross = (gross: number) => {
+      const demographics = { ...request.demographics, gross_annual_income: gross };
+      const result = loaded.explainedScore({ ...request, demographics });
+      if (!result.ok) throw new Error('rejected');
+      const { details, ...score } = result.value;
+      return { score, details: details as ScoreDetails };
+    };
+    const [low, high] = [withGross(1), withGross(90_000)];
+    expect(low.details.flags[0]).toEqual({
+      code: 'GROSS_BELOW_TAKE_HOME',
+      category: null,
+      stated: 1,
+      benchmark: 41_004,
+    });
+    expect(high.details.flags.map((f) => f.code)).not.toContain('GROSS_BELOW_TAKE_HOME');
+    expect(detailsSchema.Check(low.details)).toBe(true);
+    expect(low.score).toEqual(high.score);
+    expect(low.details.index).toBe(high.details.index);
   });
 
   it('a reference built with another model: refused, naming both versions', async () => {

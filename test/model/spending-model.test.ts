@@ -172,7 +172,7 @@ describe('model artifact check (checkArtifact)', () => {
       'model artifact: /spendingCategories is 38; the model has 36 spending categories',
     ],
     [{ ageMin: 91 }, 'model artifact: /ageMax is 90, below /ageMin 91'],
-    [{ sizeMax: 9 }, 'model artifact: /size has 288 entries; it must have 324 (36 categories × 9 sizes)'],
+    [{ sizeMax: 9 }, 'model artifact: /size has 720 entries; it must have 324 (36 categories × 9 sizes)'],
     [{ ownerLogit: [0, 0, 0] }, 'model artifact: /ownerLogit must not have fewer than 6 items'],
     [{ uStep: 0.05 }, 'model artifact: (the artifact) must not have additional properties'],
   ])('unit: checkArtifact, scalar or shape %j → refused, naming the entry', (change, message) => {
@@ -298,14 +298,16 @@ describe('spending model evaluation order', () => {
     const { age, household_members: members, is_homeowner } = profile;
     const ageKnown = age !== undefined;
     const a = ageKnown ? (age - 50) / 10 : 0;
+    // The tenure logits hold their value above the income grid, as the tables do.
+    const uTenure = Math.min(u, uMin + (points - 1) * uStep);
     const ownerP =
       is_homeowner !== undefined
         ? Number(is_homeowner)
         : ageKnown
-          ? logistic(artifact.ownerLogit, u, a)
+          ? logistic(artifact.ownerLogit, uTenure, a)
           : lerp(artifact.ownerByIncome, 0, k, f);
     const mortgageP = ageKnown
-      ? logistic(artifact.mortgageLogit, u, a)
+      ? logistic(artifact.mortgageLogit, uTenure, a)
       : lerp(artifact.mortgageByIncome, 0, k, f);
     const mortgageW = ownerP * mortgageP;
     const row = c * points;
