@@ -35,12 +35,12 @@ describe('scoreDetails for the Birmingham renter', () => {
   it('default basis: the engine PSA, the index, its percentile, the debt reason and the food flag', () => {
     const details = detailsOf();
     expect(detailsSchema.Check(details)).toBe(true);
-    // Shipped model: PSA 646 − 3,600 / 12 = 346; index 80 + 100 × 4,152 / 41,004 = 90.13 → 90.1.
+    // Shipped model: PSA 665 − 3,600 / 12 = 365; index 80 + 100 × 4,380 / 41,004 = 90.68 → 90.7.
     expect([details.basis, details.psa, details.index, details.savings_index]).toEqual([
       'stated',
-      346,
-      90.1,
-      90.1,
+      365,
+      90.7,
+      90.7,
     ]);
     expect(details.percentile).toBeGreaterThan(50);
     expect(details.reasons.map((r) => r.code)).toEqual(['OTHER_DEBT_PAYMENTS']);
@@ -49,15 +49,15 @@ describe('scoreDetails for the Birmingham renter', () => {
     expect(details.lending).toBeUndefined();
   });
 
-  it('benchmark basis: food held to the peers mean, PSA 100 (400 with no stated food, less $300 of monthly debt)', () => {
+  it('benchmark basis: food held to the peers mean, PSA 119 (419 with no stated food, less $300 of monthly debt)', () => {
     const details = detailsOf({ basis: 'benchmark' });
-    expect([details.basis, details.psa]).toEqual(['benchmark', 100]);
+    expect([details.basis, details.psa]).toEqual(['benchmark', 119]);
   });
 
   it('a loan of $200 a month: lender mode with the stressed payment, its surplus and its reason', () => {
     const { lending } = detailsOf({ loan: { monthly_payment: 200 } });
-    // 200 × 1.25 = 250; surplus 346 − 250 = 96; index 80 + 100 × 1,152 / 41,004 = 82.81 → 82.8.
-    expect(lending).toMatchObject({ stressed_payment: 250, surplus: 96, index: 82.8, score: 82.8 });
+    // 200 × 1.25 = 250; surplus 365 − 250 = 115; index 80 + 100 × 1,380 / 41,004 = 83.37 → 83.4.
+    expect(lending).toMatchObject({ stressed_payment: 250, surplus: 115, index: 83.4, score: 83.4 });
     // Debt 100 × 3,600 / 41,004 = 8.8 points before the loan's 100 × 3,000 / 41,004 = 7.3.
     expect(lending?.reasons.map((r) => r.code)).toEqual(['OTHER_DEBT_PAYMENTS', 'LOAN_PAYMENT']);
   });
@@ -109,7 +109,7 @@ describe('the engine loaded with the shipped reference', () => {
     const result = loaded.score({ ...request, options: { basis: 'benchmark' } });
     expect(result).toEqual({
       ok: true,
-      value: { 'Predicted Saving Ability': '100', OUTLAY: '82.9', SAViNGS: '82.9' },
+      value: { 'Predicted Saving Ability': '119', OUTLAY: '83.5', SAViNGS: '83.5' },
     });
   });
 
