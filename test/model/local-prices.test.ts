@@ -65,6 +65,11 @@ describe('shipped model, local prices', () => {
     );
   });
 
+  it('electricity, ZIPs of one metro in two states (10453 NY, 07102 NJ), follows each state', () => {
+    expect(geo.resolve('07102').rpp).toBe(geo.resolve('10453').rpp);
+    expect(spending(RENTER, '07102', 'electricity')).not.toBe(spending(RENTER, '10453', 'electricity'));
+  });
+
   it('categories without a local effect (food at home), are the same in two ZIPs of one metro', () => {
     expect(spending(RENTER, '10021', 'food_home')).toBe(spending(RENTER, '10453', 'food_home'));
   });
