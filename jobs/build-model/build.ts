@@ -47,6 +47,12 @@ import {
 import { calibrationPopulation } from './reweight.js';
 import { holdTotalsRisingInSize, SIZE_TABLE_MAX, sizeTable } from './size.js';
 import { SourceReader } from './sources.js';
+import {
+  type CategoryStateEffects,
+  estimateStateEffects,
+  readStateCodes,
+  stateFactorTable,
+} from './state-effects.js';
 
 export const MODEL_VERSION = '1.0.0';
 /**
@@ -109,6 +115,9 @@ export function buildModel(options: BuildOptions): BuildResult {
   ) as Record<CutDimension, CutTargets>;
   const u = Float64Array.from(fitted.inputs, (x) => x.u);
   const base = SPENDING.map((category) => recordMeans(fitted, households, category, logStatePrice));
+  const stateCodes = readStateCodes(source, options.geoDir);
+  const stateEffects = estimateStateEffects(households, base, stateCodes);
+  const stateFactor = stateFactorTable(stateEffects);
   const incomeScale = incomeScaleToPriceYear(source, options.ceDir, options.cpiDir);
   const relatives = categoryPriceRelatives(source, options.cpiDir);
   const rpp2023 = readStateRpp(source, options.geoDir, TARGET_YEAR);
@@ -118,16 +127,28 @@ export function buildModel(options: BuildOptions): BuildResult {
   // monotonicity guard, 2023 prices), so each further round rakes what the artifact itself predicts.
   const levelled = harmonizeLevels(population, SPENDING, targets, base);
   let calibration = calibrate(population, u, base, SPENDING, levelled);
-  const build = (c: Calibration) => tables(fitted, c, population, u, Math.log(incomeScale), relatives, dips);
+  const build = (c: Calibration): ReturnType<typeof tables> => ({
+    ...tables(fitted, c, population, u, Math.log(incomeScale), relatives, dips),
+    stateFactor,
+  });
   let artifact = build(calibration);
   for (let round = 0; round < SHIPPED_ROUNDS; round++) {
     const model = new TableSpendingModel({ ...artifact, build: { command: '', sources: {}, notes: [] } });
-    const shipped = shippedPredictions(model, population, incomeScale, rpp2023, SPENDING, relatives, true);
+    const shipped = shippedPredictions(
+      model,
+      population,
+      incomeScale,
+      rpp2023,
+      stateCodes,
+      SPENDING,
+      relatives,
+      true,
+    );
     calibration = combine(calibration, calibrate(population, u, shipped, SPENDING, levelled));
     artifact = build(calibration);
   }
   const means = new TableSpendingModel({ ...artifact, build: { command: '', sources: {}, notes: [] } });
-  const view = { model: means, incomeScale, rpp: rpp2023 };
+  const view = { model: means, incomeScale, rpp: rpp2023, stateCodes };
   return {
     artifact: {
       ...artifact,
@@ -135,23 +156,35 @@ export function buildModel(options: BuildOptions): BuildResult {
       build: {
         command: options.command,
         sources: source.list(),
-        notes: [
-          `Fitted on CE Interview ${SURVEY_YEAR} microdata (FMLI/MTBI), calibrated to ${TARGET_YEAR} published means, in ${PRICE_YEAR} dollars (CPI-U category relatives).`,
-          `Price elasticities (pooled per RPP component, state variation within Census regions, robust SE): ${[
-            ...fitted.elasticity,
-          ]
-            .map(
-              ([component, e]) =>
-                `${component} ${e.estimate.toFixed(3)} (SE ${e.se.toFixed(3)}; used ${e.value.toFixed(3)})`,
-            )
-            .join(', ')}.`,
-          `Income axis: take-home (after-tax income minus pensions and Social Security) in ${PRICE_YEAR} dollars; ${SURVEY_YEAR} incomes × ${round(incomeScale)} (all-CU income after taxes ${TARGET_YEAR}/${SURVEY_YEAR} × CPI-U ${PRICE_YEAR}/${TARGET_YEAR}).`,
-        ],
+        notes: buildNotes(fitted, stateEffects, incomeScale),
       },
     },
     households,
     targets,
   };
+}
+
+/** The artifact's build notes: what was fitted, the price and state estimates, the income axis. */
+function buildNotes(
+  fitted: FittedModel,
+  stateEffects: readonly CategoryStateEffects[],
+  incomeScale: number,
+): string[] {
+  return [
+    `Fitted on CE Interview ${SURVEY_YEAR} microdata (FMLI/MTBI), calibrated to ${TARGET_YEAR} published means, in ${PRICE_YEAR} dollars (CPI-U category relatives).`,
+    `Price elasticities (pooled per RPP component, state variation within Census regions, robust SE): ${[
+      ...fitted.elasticity,
+    ]
+      .map(
+        ([component, e]) =>
+          `${component} ${e.estimate.toFixed(3)} (SE ${e.se.toFixed(3)}; used ${e.value.toFixed(3)})`,
+      )
+      .join(', ')}.`,
+    `State effects (observed / fitted spending per state, shrunk toward the Census region by DerSimonian–Laird; states CE suppresses keep the region level): between-state SD ${stateEffects
+      .map((e) => `${e.category} ${e.tau.toFixed(3)}`)
+      .join(', ')}.`,
+    `Income axis: take-home (after-tax income minus pensions and Social Security) in ${PRICE_YEAR} dollars; ${SURVEY_YEAR} incomes × ${round(incomeScale)} (all-CU income after taxes ${TARGET_YEAR}/${SURVEY_YEAR} × CPI-U ${PRICE_YEAR}/${TARGET_YEAR}).`,
+  ];
 }
 
 /**
@@ -202,7 +235,8 @@ function regionMeanLogRpp(
   return new Map([...sums].map(([k, [a, b]]) => [k, a / b]));
 }
 
-function recordMeans(
+/** Each household's fitted mean of one category (2014 dollars, its state's 2014 price parity). */
+export function recordMeans(
   fitted: FittedModel,
   households: readonly Household[],
   category: (typeof SPENDING)[number],

@@ -15,7 +15,7 @@ import type { SpendingModel } from '../../src/model/types.js';
 import type { Household } from './extract-households.js';
 import { SPENDING } from './fit.js';
 import { isHeldOut } from './hold-out.js';
-import { householdGeography, type StateRpp } from './population.js';
+import { householdGeography, type StateCodes, type StateRpp } from './population.js';
 
 /**
  * A CU whose interviews cover at least this many months of 2014 stands for a year's spending (its
@@ -73,11 +73,15 @@ export function yearSample(households: readonly Household[]): YearSample {
   return { years, quarters };
 }
 
-/** How the shipped model sees the 2014 households: price-year take-home, 2023 state price parities. */
+/**
+ * How the shipped model sees the 2014 households: price-year take-home, 2023 state price parities and
+ * the state (its energy effects).
+ */
 export interface ModelView {
   readonly model: SpendingModel;
   readonly incomeScale: number;
   readonly rpp: StateRpp;
+  readonly stateCodes: StateCodes;
 }
 
 /**
@@ -93,7 +97,7 @@ export function yearMeans(view: ModelView, h: Household, withTenure: boolean): F
       household_members: h.members,
       is_homeowner: withTenure ? h.isHomeowner : undefined,
     },
-    householdGeography(h, view.rpp),
+    householdGeography(h, view.rpp, view.stateCodes),
     out,
   );
   return out.subarray(0, SPENDING.length);

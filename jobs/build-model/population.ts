@@ -16,12 +16,15 @@ const REGION_NAMES = ['northeast', 'midwest', 'south', 'west'] as const;
 const NATIONAL_RPP = { all: 100, goods: 100, housing: 100, utilities: 100, other: 100 } as const;
 
 export type StateRpp = ReadonlyMap<string, Record<PriceComponent, number>>;
+/** State FIPS → USPS code. */
+export type StateCodes = ReadonlyMap<string, string>;
 
-export function householdGeography(h: Household, rpp: StateRpp): Geography {
+/** A household's place: its state's parities and USPS code (which the state effects key on). */
+export function householdGeography(h: Household, rpp: StateRpp, stateCodes: StateCodes): Geography {
   const state = rpp.get(h.stateFips);
   return {
     level: state ? 'state' : 'national',
-    state: null,
+    state: stateCodes.get(h.stateFips) ?? null,
     cbsa: null,
     region: REGION_NAMES[h.region - 1] ?? null,
     urban: h.urban,
@@ -41,6 +44,7 @@ export function shippedPredictions(
   households: readonly Household[],
   incomeScale: number,
   rpp: StateRpp,
+  stateCodes: StateCodes,
   categories: readonly SpendingCategory[],
   relatives: ReadonlyMap<SpendingCategory, number>,
   givesHouseholdType: boolean,
@@ -59,7 +63,7 @@ export function shippedPredictions(
         is_homeowner: h.isHomeowner,
         household_type: givesHouseholdType ? householdType(h) : undefined,
       },
-      householdGeography(h, rpp),
+      householdGeography(h, rpp, stateCodes),
       out,
     );
     columns.forEach((column, c) => {

@@ -12,14 +12,14 @@ import type { Geography, GeoResolver } from '../../src/geo/types.js';
 import type { ModelArtifact } from '../../src/model/artifact.js';
 import { parseModelArtifact } from '../../src/model/parse.js';
 import type { Profile, SpendingModel } from '../../src/model/types.js';
-import { incomeScaleToPriceYear, type LogStatePrice, statePriceLookup } from './build.js';
+import { incomeScaleToPriceYear, type LogStatePrice, recordMeans, statePriceLookup } from './build.js';
 import { CUT_NAMES, cutIndex } from './calibrate.js';
 import { CE_CATEGORIES } from './ce-categories.js';
 import { designRow, P } from './design.js';
 import { yearSample } from './distribution.js';
 import { distributionCoverageTable } from './distribution-coverage.js';
 import { HOUSEHOLDS_FILE, readStubs } from './extract-ce.js';
-import type { Household } from './extract-households.js';
+import { type Household, SURVEY_YEAR } from './extract-households.js';
 import { designInputs, fitModel, PRICE_COMPONENT, SPENDING } from './fit.js';
 import { isHeldOut } from './hold-out.js';
 import { householdsFromCsv } from './household-csv.js';
@@ -35,6 +35,8 @@ import {
 import { calibrationPopulation } from './reweight.js';
 import { NEEDS as NEEDS_CATEGORIES } from './size.js';
 import { SourceReader } from './sources.js';
+import { estimateStateEffects, readStateCodes } from './state-effects.js';
+import { localPricesTable, stateEffectsTable, surveyBiasTable } from './validate-geo.js';
 import { householdSizeTable } from './validate-size.js';
 
 export interface ValidateOptions {
@@ -57,12 +59,22 @@ export function validateModel(options: ValidateOptions): Record<string, string> 
   const model = parseModelArtifact(json);
   const notes = (json as ModelArtifact).build.notes;
   const rpp2023 = readStateRpp(source, options.geoDir, TARGET_YEAR);
+  const stateCodes = readStateCodes(source, options.geoDir);
   const population = calibrationPopulation(source, options.ceDir, households);
   const scale = incomeScaleToPriceYear(source, options.ceDir, options.cpiDir);
   const relatives = categoryPriceRelatives(source, options.cpiDir);
   const targets = (dimension: CutDimension) => readCutTargets(source, options.ceDir, dimension);
   const predictions = (givesHouseholdType: boolean) =>
-    shippedPredictions(model, population, scale, rpp2023, SPENDING, relatives, givesHouseholdType);
+    shippedPredictions(
+      model,
+      population,
+      scale,
+      rpp2023,
+      stateCodes,
+      SPENDING,
+      relatives,
+      givesHouseholdType,
+    );
   const allDimensions = Object.keys(CUT_NAMES) as CutDimension[];
   return {
     'build-notes': notes.map((note) => `- ${note}`).join('\n'),
@@ -77,12 +89,34 @@ export function validateModel(options: ValidateOptions): Record<string, string> 
     'out-of-sample': outOfSampleTable(households, statePriceLookup(source, options.geoDir, households)),
     properties: propertyTable(model, rpp2023),
     'distribution-coverage': distributionCoverageTable(
-      { model, incomeScale: scale, rpp: rpp2023 },
+      { model, incomeScale: scale, rpp: rpp2023, stateCodes },
       yearSample(households),
     ),
     'household-size': householdSizeTable(model),
     examples: examplesTable(model, options.resolver),
+    'local-prices': localPricesTable(model, options.resolver),
+    'state-effects': stateEffectsSection(source, options.geoDir, households, stateCodes),
+    'survey-bias': surveyBiasTable(model, households, scale, rpp2023, stateCodes),
   };
+}
+
+/** The state effects as the build estimates them (refitted here: the artifact keeps only the factors). */
+function stateEffectsSection(
+  source: SourceReader,
+  geoDir: string,
+  households: readonly Household[],
+  stateCodes: ReadonlyMap<string, string>,
+): string {
+  const logStatePrice = statePriceLookup(source, geoDir, households);
+  const fitted = fitModel(households, logStatePrice);
+  const base = SPENDING.map((category) => recordMeans(fitted, households, category, logStatePrice));
+  const utilities = new Map(
+    [...readStateRpp(source, geoDir, SURVEY_YEAR)].flatMap(([fips, rpp]) => {
+      const code = stateCodes.get(fips);
+      return code === undefined ? [] : [[code, rpp.utilities] as const];
+    }),
+  );
+  return stateEffectsTable(estimateStateEffects(households, base, stateCodes), utilities);
 }
 
 /** Replaces each generated section of the markdown file; every marker pair must already exist. */

@@ -57,10 +57,10 @@ export interface ExtractSummary {
   readonly metrosWithRpp: number;
 }
 
-type RawRecord = Record<string, string>;
+export type RawRecord = Record<string, string>;
 
 /** Reads the raw files and remembers their hashes for provenance.json. */
-class RawFiles {
+export class RawFiles {
   readonly hashes = new Map<string, { sha256: string; bytes: number }>();
   constructor(private readonly dir: string) {}
 
@@ -87,9 +87,9 @@ class RawFiles {
   }
 }
 
-const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
+export const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
 
-function field(record: RawRecord, name: string): string {
+export function field(record: RawRecord, name: string): string {
   const value = record[name];
   if (value === undefined) throw new Error(`geo extract: raw record has no column "${name}"`);
   return value.trim();

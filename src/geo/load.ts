@@ -9,8 +9,10 @@ import {
   GEO_FILES,
   type GeoExtract,
   parseTable,
+  RENT_FILES,
   STATE_TABLE,
   type TableCodec,
+  ZIP_RENT_TABLE,
   ZIP_TABLE,
   ZIP3_STATE_TABLE,
   ZIP5_STATE_TABLE,
@@ -24,14 +26,15 @@ async function readTable<Row>(dir: string, file: string, table: TableCodec<Row>)
 }
 
 export async function loadGeoExtract(dir = DEFAULT_GEO_DIR): Promise<GeoExtract> {
-  const [zips, zip3States, zip5States, states, cbsas] = await Promise.all([
+  const [zips, zip3States, zip5States, states, cbsas, rents] = await Promise.all([
     readTable(dir, GEO_FILES.zips, ZIP_TABLE),
     readTable(dir, GEO_FILES.zip3States, ZIP3_STATE_TABLE),
     readTable(dir, GEO_FILES.zip5States, ZIP5_STATE_TABLE),
     readTable(dir, GEO_FILES.states, STATE_TABLE),
     readTable(dir, GEO_FILES.cbsas, CBSA_TABLE),
+    readTable(dir, RENT_FILES.rents, ZIP_RENT_TABLE),
   ]);
-  return { zips, zip3States, zip5States, states, cbsas };
+  return { zips, zip3States, zip5States, states, cbsas, rents };
 }
 
 export async function loadGeoResolver(dir = DEFAULT_GEO_DIR): Promise<GeoResolver> {

@@ -27,6 +27,7 @@ interface Place {
   readonly state: string | null;
   readonly cbsa: string | null;
   readonly urban: boolean | null;
+  readonly rentIndex: number;
 }
 
 /** Builds each distinct Geography once; identical places share one frozen object. */
@@ -44,11 +45,11 @@ class GeographyInterner {
     if (national === undefined) throw new Error('geo extract: states table has no national (US) row');
     this.national = national;
     this.metroRpps = new Map(data.cbsas.flatMap((row) => (row.rpp === null ? [] : [[row.cbsa, row.rpp]])));
-    this.slot({ level: 'national', state: null, cbsa: null, urban: null });
+    this.slot({ level: 'national', state: null, cbsa: null, urban: null, rentIndex: 1 });
   }
 
   slot(place: Place): number {
-    const key = `${place.level}|${place.state}|${place.cbsa}|${place.urban}`;
+    const key = `${place.level}|${place.state}|${place.cbsa}|${place.urban}|${place.rentIndex}`;
     let slot = this.slots.get(key);
     if (slot === undefined) {
       slot = this.geographies.push(this.geography(place)) - 1;
@@ -57,7 +58,7 @@ class GeographyInterner {
     return slot;
   }
 
-  private geography({ level, state, cbsa, urban }: Place): Geography {
+  private geography({ level, state, cbsa, urban, rentIndex }: Place): Geography {
     const stateRow = state === null ? undefined : this.states.get(state);
     const metroRpp = cbsa === null ? undefined : this.metroRpps.get(cbsa);
     const [rpp, rppScope]: [PriceParities, RppScope] = metroRpp
@@ -73,6 +74,7 @@ class GeographyInterner {
       urban,
       rpp: this.frozen(rpp),
       rppScope,
+      rentIndex,
     });
   }
 
@@ -92,13 +94,25 @@ export function buildGeoResolver(data: GeoExtract): GeoResolver {
   // Coarse to fine, each level overwriting the one before: prefix state, then exact-ZIP state, then ZIP row.
   for (const { prefix, state } of data.zip3States) {
     const first = Number(prefix) * 100;
-    slotOfZip.fill(interner.slot({ level: 'zip3', state, cbsa: null, urban: null }), first, first + 100);
+    slotOfZip.fill(
+      interner.slot({ level: 'zip3', state, cbsa: null, urban: null, rentIndex: 1 }),
+      first,
+      first + 100,
+    );
   }
   for (const { prefix, state } of data.zip5States) {
-    slotOfZip[Number(prefix)] = interner.slot({ level: 'state', state, cbsa: null, urban: null });
+    slotOfZip[Number(prefix)] = interner.slot({
+      level: 'state',
+      state,
+      cbsa: null,
+      urban: null,
+      rentIndex: 1,
+    });
   }
+  const rentIndex = new Map(data.rents.map((row) => [row.zip, row.rentIndex]));
   for (const { zip, state, cbsa, urban } of data.zips) {
-    slotOfZip[Number(zip)] = interner.slot({ level: 'zip', state, cbsa, urban });
+    const place = { level: 'zip', state, cbsa, urban, rentIndex: rentIndex.get(zip) ?? 1 } as const;
+    slotOfZip[Number(zip)] = interner.slot(place);
   }
   if (interner.geographies.length > 0xffff)
     throw new Error('geo: too many distinct geographies for a Uint16 index');

@@ -14,6 +14,12 @@ export const GEO_FILES = {
   provenance: 'provenance.json',
 } as const;
 
+/** The ZIP rent extract, written by jobs/extract/rents.ts from HUD rents (data/geo/README.md). */
+export const RENT_FILES = {
+  rents: 'zip_rents.tsv',
+  provenance: 'rents-provenance.json',
+} as const;
+
 /** The dataset that placed a ZIP (its state and county), in the order they are tried. */
 export type ZipSource = 'hud' | 'ruca' | 'geonames' | 'simplemaps';
 
@@ -65,6 +71,15 @@ export interface CbsaRow {
   readonly rpp: PriceParities | null;
 }
 
+/**
+ * A ZIP's rent level over the population-weighted mean of its price area (the metro whose MARPP it takes,
+ * else its state): the within-area contrast BEA's area-wide housing parity does not carry.
+ */
+export interface ZipRentRow {
+  readonly zip: string;
+  readonly rentIndex: number;
+}
+
 /** Everything the resolver and the state table need, parsed. */
 export interface GeoExtract {
   readonly zips: readonly ZipRow[];
@@ -72,6 +87,8 @@ export interface GeoExtract {
   readonly zip5States: readonly PrefixStateRow[];
   readonly states: readonly StateRow[];
   readonly cbsas: readonly CbsaRow[];
+  /** ZIPs without a row have rent index 1 (their area's level). */
+  readonly rents: readonly ZipRentRow[];
 }
 
 /** How one row type is written to and read from its columns (null is written as an empty cell). */
@@ -168,6 +185,18 @@ export const CBSA_TABLE: TableCodec<CbsaRow> = {
     rpp: rppFromCells(c, 3),
   }),
 };
+
+export const ZIP_RENT_TABLE: TableCodec<ZipRentRow> = {
+  columns: ['zip', 'rent_index'],
+  toCells: (r) => [r.zip, r.rentIndex],
+  fromCells: (c) => ({ zip: cellAt(c, 0), rentIndex: positiveCell(cellAt(c, 1)) }),
+};
+
+function positiveCell(cell: string): number {
+  const value = numberCell(cell);
+  if (value <= 0) throw new Error(`geo extract: not a positive number: "${cell}"`);
+  return value;
+}
 
 function formatCell(value: string | number | boolean | null): string {
   if (value === null) return '';

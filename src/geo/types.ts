@@ -30,6 +30,12 @@ export interface Geography {
   readonly urban: boolean | null;
   readonly rpp: PriceParities;
   readonly rppScope: RppScope;
+  /**
+   * The ZIP's rent level over its price area's (population-weighted) mean, from HUD rents: BEA's housing
+   * parity is the area's average, this says how far the ZIP stands from it. 1 when unknown or coarser than
+   * a ZIP. Optional so that a hand-made Geography need not state it.
+   */
+  readonly rentIndex?: number;
 }
 
 export interface GeoResolver {

@@ -150,6 +150,13 @@ export const ModelArtifact = Type.Object(
     ),
     rppElasticity: table(coefficient, n, '[category]: spending ∝ (RPP component / 100)^elasticity.'),
     distribution: SpendingDistribution,
+    stateFactor: Type.Optional(
+      Type.Record(Type.String({ pattern: '^[A-Z]{2}$' }), table(nonNegative, n, '[category]'), {
+        description:
+          'USPS state → [category]: multiplicative state effect (1 where a category has none); a state not ' +
+          'listed, or an unknown state, has factor 1.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

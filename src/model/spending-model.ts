@@ -100,6 +100,8 @@ interface PredictionTables {
   readonly area: Float64Array;
   readonly rppComponent: Int32Array;
   readonly rppElasticity: Float64Array;
+  /** USPS state → [category] factor (ModelArtifact.stateFactor). */
+  readonly stateFactor: ReadonlyMap<string, Float64Array>;
   readonly composition: CompositionTables;
 }
 
@@ -146,6 +148,12 @@ function predictionTables(artifact: MeanTables): PredictionTables {
     area: Float64Array.from(artifact.area),
     rppComponent: Int32Array.from(artifact.rppComponent),
     rppElasticity: Float64Array.from(artifact.rppElasticity),
+    stateFactor: new Map(
+      Object.entries(artifact.stateFactor ?? {}).map(([state, factors]) => [
+        state,
+        Float64Array.from(factors),
+      ]),
+    ),
     composition: {
       composition: artifact.composition,
       compositionLogit: artifact.compositionLogit,
@@ -377,48 +385,56 @@ function placeFactorCache(tables: PredictionTables): {
   readonly placeFactors: Float64Array;
   factorsAt(geo: Geography): number;
 } {
-  const { n, region, area, rppComponent, rppElasticity } = tables;
+  const { n, region, area, rppComponent, rppElasticity, stateFactor } = tables;
   const placeFactors = new Float64Array(n * PLACE_CAPACITY);
   const logRpp = new Float64Array(RPP_COMPONENTS.length);
   let places = 1;
   /**
    * Where the price factors start, per Geography object (the resolver shares frozen objects, so there
-   * are only as many as distinct places), and per distinct (price parities, region, area) so that places
-   * with the same inputs share one place: a switch of geography is a WeakMap look-up, not 36 `exp` calls.
+   * are only as many as distinct places), and per distinct (price parities, region, area, rent index,
+   * state) so that places with the same inputs share one place: a switch of geography is a WeakMap
+   * look-up, not 36 `exp` calls.
    */
   const factorsAtByGeo = new WeakMap<Geography, number>();
-  const factorsAtByRpp = new WeakMap<object, number[]>();
+  const factorsAtByRpp = new WeakMap<object, Map<string, number>>();
 
-  function computeFactors(rpp: Geography['rpp'], regionSlot: number, areaSlot: number, at: number): void {
+  function computeFactors(geo: Geography, regionSlot: number, areaSlot: number, at: number): void {
+    const rpp = geo.rpp;
     logRpp[0] = Math.log(rpp.all / 100);
     logRpp[1] = Math.log(rpp.goods / 100);
-    logRpp[2] = Math.log(rpp.housing / 100);
+    // BEA's parity is the area's average rent level; the ZIP's rent index places it within the area.
+    logRpp[2] = Math.log(rpp.housing / 100) + Math.log(geo.rentIndex ?? 1);
     logRpp[3] = Math.log(rpp.utilities / 100);
     logRpp[4] = Math.log(rpp.other / 100);
+    const state = geo.state === null ? undefined : stateFactor.get(geo.state);
     for (let c = 0; c < n; c++) {
       const price = Math.exp(rppElasticity[c]! * logRpp[rppComponent[c]!]!);
       placeFactors[at + c] =
-        price * region[c * REGION_SLOTS.length + regionSlot]! * area[c * AREA_SLOTS.length + areaSlot]!;
+        price *
+        region[c * REGION_SLOTS.length + regionSlot]! *
+        area[c * AREA_SLOTS.length + areaSlot]! *
+        (state === undefined ? 1 : state[c]!);
     }
   }
 
   /** Where the factors of a place not cached by Geography object start, computing them on first sight. */
-  function placeAt(rpp: Geography['rpp'], regionSlot: number, areaSlot: number): number {
-    let byPlace = factorsAtByRpp.get(rpp);
+  function placeAt(geo: Geography, regionSlot: number, areaSlot: number): number {
+    let byPlace = factorsAtByRpp.get(geo.rpp);
     if (byPlace === undefined) {
-      byPlace = new Array<number>(REGION_SLOTS.length * AREA_SLOTS.length).fill(-1);
-      factorsAtByRpp.set(rpp, byPlace);
+      byPlace = new Map();
+      factorsAtByRpp.set(geo.rpp, byPlace);
     }
-    const place = regionSlot * AREA_SLOTS.length + areaSlot;
-    const known = byPlace[place]!;
-    if (known >= 0) return known;
+    const stateKey = geo.state !== null && stateFactor.has(geo.state) ? geo.state : '';
+    const place = `${regionSlot}|${areaSlot}|${geo.rentIndex ?? 1}|${stateKey}`;
+    const known = byPlace.get(place);
+    if (known !== undefined) return known;
     if (places === PLACE_CAPACITY) {
-      computeFactors(rpp, regionSlot, areaSlot, 0);
+      computeFactors(geo, regionSlot, areaSlot, 0);
       return 0;
     }
     const at = places++ * n;
-    computeFactors(rpp, regionSlot, areaSlot, at);
-    byPlace[place] = at;
+    computeFactors(geo, regionSlot, areaSlot, at);
+    byPlace.set(place, at);
     return at;
   }
 
@@ -427,13 +443,12 @@ function placeFactorCache(tables: PredictionTables): {
     if (cached !== undefined) return cached;
     const regionSlot = geo.region === null ? UNKNOWN_REGION : (REGION_SLOT[geo.region] ?? UNKNOWN_REGION);
     const areaSlot = geo.urban === null ? UNKNOWN_AREA : geo.urban ? 1 : 0;
-    const rpp = geo.rpp;
     // Cached only for immutable inputs (the resolver's interned objects), so factors cannot go stale.
-    if (!Object.isFrozen(geo) || !Object.isFrozen(rpp)) {
-      computeFactors(rpp, regionSlot, areaSlot, 0);
+    if (!Object.isFrozen(geo) || !Object.isFrozen(geo.rpp)) {
+      computeFactors(geo, regionSlot, areaSlot, 0);
       return 0;
     }
-    const at = placeAt(rpp, regionSlot, areaSlot);
+    const at = placeAt(geo, regionSlot, areaSlot);
     // At capacity, place 0 is scratch: not a place to remember this Geography by.
     if (at !== 0) factorsAtByGeo.set(geo, at);
     return at;
@@ -446,11 +461,12 @@ function placeFactorCache(tables: PredictionTables): {
 const NONE_EXCLUDED = new Uint8Array(CATEGORY_COUNT);
 
 /**
- * Room for this many places' price factors per bound prediction (a place is n doubles, 288 bytes; the
- * shipped geography has 862 distinct places). A fixed capacity keeps the factors in one array the
+ * Room for this many places' price factors per bound prediction (a place is n doubles, 288 bytes, so
+ * 2.4 MB; the shipped geography has 7,273 distinct places once ZIP rent indices and state effects count,
+ * 862 without them). A fixed capacity keeps the factors in one array the
  * compiler can treat as a constant; places beyond it are computed again on each switch (place 0).
  */
-export const PLACE_CAPACITY = 4096;
+export const PLACE_CAPACITY = 8192;
 
 function lerp(table: Float64Array, k: number, f: number): number {
   const lo = table[k]!;

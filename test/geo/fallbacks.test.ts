@@ -26,6 +26,7 @@ describe('resolve: fallbacks', () => {
       urban: null,
       rpp: stateRpp('AL'),
       rppScope: 'state',
+      rentIndex: 1,
     });
   });
 
@@ -37,6 +38,7 @@ describe('resolve: fallbacks', () => {
       region: null,
       urban: null,
       rppScope: 'national',
+      rentIndex: 1,
     };
     for (const zip of ['00000', '00212', '21300']) {
       expect(geo.resolve(zip)).toEqual({ ...national, rpp: stateRpp('US') });

@@ -24,6 +24,7 @@ describe('resolve: verified lookups from the raw-data README', () => {
       urban: true,
       rpp: { all: 92.57, goods: 95.05, housing: 72.09, utilities: 90.68, other: 98.68 },
       rppScope: 'metro',
+      rentIndex: 0.91,
     });
   });
 
@@ -38,6 +39,7 @@ describe('resolve: verified lookups from the raw-data README', () => {
       urban: true,
       rpp: { all: 100.22, goods: 103.43, housing: 106.45, utilities: 95.12, other: 96.32 },
       rppScope: 'metro',
+      rentIndex: 1.33,
     });
   });
 
@@ -52,6 +54,7 @@ describe('resolve: verified lookups from the raw-data README', () => {
       urban: true,
       rpp: { all: 112.47, goods: 109.52, housing: 149.26, utilities: 129.99, other: 105.85 },
       rppScope: 'metro',
+      rentIndex: 1.43,
     });
   });
 
@@ -67,6 +70,7 @@ describe('resolve: verified lookups from the raw-data README', () => {
       urban: false,
       rpp: { all: 90.244, goods: 94.29, housing: 76.743, utilities: 72.862, other: 93.451 },
       rppScope: 'state',
+      rentIndex: 0.9,
     });
   });
 });

@@ -17,6 +17,7 @@ const EXTRACT: GeoExtract = {
   zips: [
     { zip: '35210', state: 'AL', county: '01073', cbsa: '13820', ruca: 1, urban: true, source: 'hud' },
     { zip: '35211', state: 'AL', county: '01073', cbsa: '13820', ruca: 1, urban: true, source: 'hud' },
+    { zip: '35213', state: 'AL', county: '01073', cbsa: '13820', ruca: 1, urban: true, source: 'hud' },
     { zip: '35440', state: 'AL', county: '01107', cbsa: null, ruca: 10, urban: false, source: 'hud' },
     { zip: '36201', state: 'AL', county: '01015', cbsa: '11500', ruca: 4, urban: false, source: 'ruca' },
     { zip: '00901', state: 'PR', county: '72127', cbsa: null, ruca: 1, urban: true, source: 'hud' },
@@ -33,6 +34,11 @@ const EXTRACT: GeoExtract = {
   cbsas: [
     { cbsa: '13820', kind: 'metro', title: 'Birmingham-Hoover, AL', rpp: rpp(92) },
     { cbsa: '11500', kind: 'micro', title: 'Anniston-Oxford, AL', rpp: null },
+  ],
+  rents: [
+    { zip: '35210', rentIndex: 0.9 },
+    { zip: '35211', rentIndex: 0.9 },
+    { zip: '35213', rentIndex: 1.3 },
   ],
 };
 
@@ -89,7 +95,20 @@ describe('buildGeoResolver', () => {
       urban: null,
       rpp: rpp(100),
       rppScope: 'national',
+      rentIndex: 1,
     });
+  });
+
+  it('resolve, two ZIPs of one metro with different rent levels, share the metro parities but not the rent index', () => {
+    const [cheaper, dearer] = [geo.resolve('35210'), geo.resolve('35213')];
+    expect(cheaper).toMatchObject({ cbsa: '13820', rppScope: 'metro', rentIndex: 0.9 });
+    expect(dearer).toMatchObject({ cbsa: '13820', rppScope: 'metro', rentIndex: 1.3 });
+    expect(dearer.rpp).toBe(cheaper.rpp);
+  });
+
+  it('resolve, ZIP without a rent row or coarser than a ZIP, has rent index 1', () => {
+    expect(geo.resolve('35440').rentIndex).toBe(1);
+    expect(geo.resolve('35299').rentIndex).toBe(1);
   });
 
   it('resolve, malformed input despite the contract (length, non-digits), is national instead of throwing', () => {
