@@ -7,7 +7,14 @@ import { pino } from 'pino';
 import type { ScoreJobOptions } from '../../../jobs/score/job.js';
 import { SPENDING_CATEGORY_COUNT } from '../../../src/contract/categories.js';
 import { HOUSEHOLD_TYPES } from '../../../src/contract/schemas.js';
-import { AREA_SLOTS, ARTIFACT_FORMAT, REGION_SLOTS, TENURE_CLASSES } from '../../../src/model/artifact.js';
+import {
+  AREA_SLOTS,
+  ARTIFACT_FORMAT,
+  RANGE_PERCENTILES,
+  RANGE_TENURE_SLOTS,
+  REGION_SLOTS,
+  TENURE_CLASSES,
+} from '../../../src/model/artifact.js';
 import { COMPOSITION_LOGIT_LENGTH } from '../../../src/model/composition.js';
 import { PACKAGE_ROOT } from '../../../src/paths.js';
 
@@ -56,6 +63,15 @@ export async function writeTestArtifact(dir: string): Promise<string> {
     area: ones(n * AREA_SLOTS.length),
     rppComponent: Array.from({ length: n }, () => 0),
     rppElasticity: Array.from({ length: n }, () => 0.5),
+    // Percentiles at half, once and twice the mean, 100 peers, on the means' grid.
+    distribution: {
+      incomeGrid: { uMin, uStep, points },
+      ratio: Array.from(
+        { length: RANGE_TENURE_SLOTS.length * points * n * RANGE_PERCENTILES.length },
+        (_, i) => [0.5, 1, 2][i % RANGE_PERCENTILES.length]!,
+      ),
+      peers: Array.from({ length: RANGE_TENURE_SLOTS.length * points }, () => 100),
+    },
   };
   const path = join(dir, 'test-model.json');
   await writeFile(path, JSON.stringify(artifact));
