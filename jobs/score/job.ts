@@ -14,7 +14,7 @@ import { fingerprintOf, matchingCheckpoint, removeCheckpoint } from './checkpoin
 import { type InterruptingSignal, JobInterrupted } from './exit-codes.js';
 import { inputFormatOf, openInput, outputNameOf } from './input.js';
 import { digestInput, type InputDigest } from './input-digest.js';
-import { makeLayout, type OutputFormat, type OutputLayout } from './layout.js';
+import { makeLayout, type OutputFormat, type OutputLayout, type ScoringOptions } from './layout.js';
 import { lockOutputs, type OutputLock } from './lock.js';
 import {
   createOutputs,
@@ -47,6 +47,8 @@ export interface ScoreJobOptions {
   readonly progressBar: boolean;
   readonly batchRows: number;
   readonly scoreKey: string;
+  /** The score's basis and profile (default: stated amounts, standard profile). */
+  readonly scoring: ScoringOptions;
   readonly logger: Logger;
   /** Starts the scorer once the output layout is known. */
   readonly startScorer: (layout: OutputLayout) => Promise<BatchScorer>;
@@ -133,7 +135,7 @@ async function scoreAndPublish(run: Run, format: OutputFormat): Promise<ScoreJob
   const summary = new SummaryBuilder({ groupBy: options.groupBy });
   // The builder's columns, without repeats: the encoder's group columns must be in its order.
   const plan = planRequest(source.header, source.kinds, run.map);
-  const layout = makeLayout(source.header, plan, format, options.scoreKey, summary.groupBy);
+  const layout = makeLayout(source.header, plan, format, options.scoreKey, summary.groupBy, options.scoring);
   const scored = await scoreAll(run, layout, summary);
   const inputSha256 = await run.digest;
   const report = await stageOutputs(run.outputs!, options.outDir, name, () =>
@@ -189,6 +191,7 @@ async function checkpointFingerprint(run: Run, layout: OutputLayout, modelVersio
     groupBy: options.groupBy,
     map: run.map,
     scoreKey: options.scoreKey,
+    scoring: options.scoring,
     modelVersion,
   });
 }
@@ -235,6 +238,8 @@ function summaryMeta(run: Run, scored: Scored, inputSha256: string): SummaryMeta
     shard: options.shard,
     modelVersion: scored.modelVersion,
     engine: scored.engineKind,
+    basis: options.scoring.basis,
+    scoreProfile: options.scoring.profile,
     startedAt: startedAt.toISOString(),
     finishedAt: finishedAt.toISOString(),
     timings: {

@@ -5,9 +5,12 @@
 import pLimit from 'p-limit';
 import { PSA_KEY, SAVINGS_SCORE_KEY } from '../../src/contract/schemas.js';
 import { scoreTexts } from '../../src/engine/score.js';
+import { ScoreDetails } from '../../src/engine/score-details.js';
 import type { GeoResolver } from '../../src/geo/types.js';
 import type { RemoteClient } from '../../src/remote/client.js';
+import { Compile } from '../../src/vendor/typebox.js';
 import { BatchEncoder, type EncodedBatch, type RowOutcome } from './encode.js';
+import { type ExplanationValues, flagText } from './explain.js';
 import type { OutputLayout } from './layout.js';
 import type { BatchScorer } from './scorer.js';
 import { prepareRow, type WorkBatch } from './work.js';
@@ -59,7 +62,10 @@ export class RemoteScorer implements BatchScorer {
   private async scoreRow(batch: WorkBatch, index: number): Promise<RowOutcome> {
     const row = prepareRow(this.layout, batch.cells, index);
     if (!row.ok) return row;
-    const outcome = await this.client.household(row.body);
+    const { basis } = this.layout.scoring;
+    const outcome = await this.client.household(
+      basis === 'stated' ? row.body : { ...row.body, options: { basis } },
+    );
     if (!outcome.ok) return outcome;
     const { demographics } = row.body;
     const { budget, model, score } = outcome.value;
@@ -75,10 +81,40 @@ export class RemoteScorer implements BatchScorer {
         ),
         geography: this.geo.resolve((demographics.zip as string).slice(0, 5)),
       },
+      explanation: this.explanationOf(score, batch, index),
       demographics,
     };
   }
+
+  /**
+   * The explanation columns from the answer's `details`: an answer without them, or explained on another
+   * basis or profile than the job asks for, stops the job (its numbers would be another score's).
+   */
+  private explanationOf(score: object, batch: WorkBatch, index: number): ExplanationValues {
+    const details = (score as { details?: unknown }).details;
+    const row = `input row ${batch.rowNumbers[index]}`;
+    if (!DETAILS.Check(details)) {
+      throw new Error(
+        `${row}: the remote score answer has no valid details (asked with ?explain=true): ${JSON.stringify(details)}`,
+      );
+    }
+    const { basis, profile } = this.layout.scoring;
+    if (details.basis !== basis || details.profile !== profile) {
+      throw new Error(
+        `${row}: the remote server scored on basis ${details.basis} with profile ${details.profile}, the job asks for basis ${basis} with profile ${profile} (outlay serve --score-profile ${profile})`,
+      );
+    }
+    return {
+      outlay_index: details.index,
+      savings_index: details.savings_index,
+      outlay_percentile: details.percentile,
+      reason_codes: details.reasons.map((reason) => reason.code).join(';'),
+      expense_flags: flagText(details.flags),
+    };
+  }
 }
+
+const DETAILS = Compile(ScoreDetails);
 
 /**
  * The numbers of a remote score answer's texts. The outputs write the texts the numbers format to

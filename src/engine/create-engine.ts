@@ -76,6 +76,7 @@ export function createEngine({ model, geo, reference, config }: EngineParts): Lo
     modelVersion: model.version,
     priceYear: model.priceYear,
     scoreKey,
+    scoreReference: reference,
     budget(body) {
       const evaluated = householdFigures(body);
       if (!evaluated.ok) return evaluated;

@@ -7,6 +7,7 @@ import type {
 import type { ValidRequest } from '../contract/validate.js';
 import type { Geography, GeoLevel } from '../geo/types.js';
 import type { ScoreDetails } from './score-details.js';
+import type { ScoreReference } from './score-reference.js';
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: InvalidRequestBody };
 
@@ -81,6 +82,8 @@ export interface Engine {
  * The in-process engine (createEngine): the contract's operations, plus `household` as bare figures.
  */
 export interface LocalEngine extends Engine {
+  /** The score reference the explanations' percentiles read; undefined when the engine has none. */
+  readonly scoreReference: ScoreReference | undefined;
   /** `household` without the response objects, for callers that only copy the values out. */
   householdFigures(body: unknown): Result<HouseholdFigures>;
   /** `householdFigures` for a request validated already (`checkRequest`), e.g. built from typed cells. */

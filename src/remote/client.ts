@@ -78,6 +78,9 @@ const readModel: AnswerReader<Float64Array> = (body) => MODEL_ANSWER.read(body);
 const readScore: AnswerReader<ScoreResponse> = (body) =>
   parseJson(body.toString()) as ScoreResponse | undefined;
 
+/** The score with its `details`, which the batch's explanation columns are read from (jobs/score). */
+const EXPLAINED_SCORE_PATH = `${OPERATION_PATHS.score}?explain=true`;
+
 /**
  * What a failure worth another attempt says about the server: unreachable (`outage`, the breaker's
  * business), throttling this key (`throttled`), or failing this one request (`request`).
@@ -186,7 +189,7 @@ export class RemoteClient {
         model = outcome;
         settle();
       });
-      this.call(OPERATION_PATHS.score, bytes, readScore, 0, reject, (outcome) => {
+      this.call(EXPLAINED_SCORE_PATH, bytes, readScore, 0, reject, (outcome) => {
         score = outcome;
         settle();
       });

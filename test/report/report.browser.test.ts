@@ -134,8 +134,8 @@ describe.skipIf(CHROMIUM_SKIP_REASON !== null)('report.html in headless Chromium
         return box.width * box.height;
       }),
     );
-    // 3 states + 7 age bands + 1 income band + 1 household size, three strips each.
-    expect(strips).toHaveLength(36);
+    // 3 states + 7 age bands + 1 income band + 1 household size + 1 household type, three strips each.
+    expect(strips).toHaveLength(39);
     expect(strips.every((area) => area > 0)).toBe(true);
     await page.close();
   });
