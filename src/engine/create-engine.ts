@@ -17,12 +17,20 @@ import { checkRequest, type ValidRequest, validateRequest } from '../contract/va
 import type { GeoResolver } from '../geo/types.js';
 import type { SpendingModel } from '../model/types.js';
 import { evaluationSteps } from './evaluation.js';
+import { fairLendingRequest } from './fair-lending.js';
 import type { ScoreParts } from './index-score.js';
 import { categoryRecord, fixedKeyRecord } from './record.js';
 import { scoreTexts } from './score.js';
 import { scoreDetails, writeBasisScoreValues } from './score-details.js';
 import type { ScoreReference } from './score-reference.js';
-import type { EngineConfig, ExplainedScore, HouseholdFigures, LocalEngine, Result } from './types.js';
+import type {
+  EngineConfig,
+  ExplainedScore,
+  HouseholdFigures,
+  LocalEngine,
+  Result,
+  ScoreRunOptions,
+} from './types.js';
 
 export interface EngineParts {
   readonly model: SpendingModel;
@@ -88,8 +96,11 @@ export function createEngine({ model, geo, reference, config }: EngineParts): Lo
       if (!evaluated.ok) return evaluated;
       return { ok: true, value: { model: categoryRecord(evaluated.value.model) } };
     },
-    score(body) {
-      const evaluated = householdFigures(body);
+    score(body, options) {
+      const evaluated =
+        options?.profile === 'fair-lending'
+          ? fairLendingFigures(body, householdFiguresOf)
+          : householdFigures(body);
       if (!evaluated.ok) return evaluated;
       return { ok: true, value: scoreRecord(scoreTexts(evaluated.value.scoreValues)) };
     },
@@ -113,6 +124,16 @@ export function createEngine({ model, geo, reference, config }: EngineParts): Lo
   };
 }
 
+/** The figures of a body without age and household type (the fair-lending profile's score). */
+function fairLendingFigures(
+  body: unknown,
+  figuresOf: (request: ValidRequest) => HouseholdFigures,
+): Result<HouseholdFigures> {
+  const request = checkRequest(body);
+  if (request === undefined) return rejected(body);
+  return { ok: true, value: figuresOf(fairLendingRequest(request)) };
+}
+
 /** The explanations' view of a request just evaluated: its stated amounts and the model's. */
 function scorePartsOf(request: ValidRequest, figures: HouseholdFigures): ScoreParts {
   const { demographics, budget } = request;
@@ -127,11 +148,15 @@ interface ExplainerParts {
 }
 
 /** `Engine.explainedScore` over the engine's own evaluation. */
-function scoreExplainer(parts: ExplainerParts): (body: unknown) => Result<ExplainedScore> {
+function scoreExplainer(
+  parts: ExplainerParts,
+): (body: unknown, options?: ScoreRunOptions) => Result<ExplainedScore> {
   const { model, reference } = parts;
-  return (body) => {
-    const request = checkRequest(body);
-    if (request === undefined) return rejected(body);
+  return (body, options) => {
+    const valid = checkRequest(body);
+    if (valid === undefined) return rejected(body);
+    const profile = options?.profile ?? 'standard';
+    const request = profile === 'fair-lending' ? fairLendingRequest(valid) : valid;
     if (reference === undefined)
       throw new Error(
         `outlay: no score reference for model ${model.version}: explained scores need one built with it`,
@@ -143,6 +168,7 @@ function scoreExplainer(parts: ExplainerParts): (body: unknown) => Result<Explai
       geoLevel: figures.geography.level,
       modelVersion: model.version,
       basis: request.options?.basis,
+      profile,
       loan: request.loan,
     });
     return { ok: true, value: { ...parts.scoreRecord(scoreTexts(figures.scoreValues)), details } };

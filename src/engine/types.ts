@@ -6,7 +6,7 @@ import type {
 } from '../contract/schemas.js';
 import type { ValidRequest } from '../contract/validate.js';
 import type { Geography, GeoLevel } from '../geo/types.js';
-import type { ScoreDetails } from './score-details.js';
+import type { ScoreDetails, ScoreProfile } from './score-details.js';
 import type { ScoreReference } from './score-reference.js';
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: InvalidRequestBody };
@@ -18,6 +18,11 @@ export interface EngineConfig {
 
 /** The score response with its explanation (`?explain=true`, docs/scores.md). */
 export type ExplainedScore = Readonly<Record<string, string | ScoreDetails>>;
+
+/** How a score is computed beyond the request: its profile (default `standard`; docs/scores.md). */
+export interface ScoreRunOptions {
+  readonly profile?: ScoreProfile | undefined;
+}
 
 /** The geography the engine actually used, as reported in batch output. */
 export interface GeoUsed {
@@ -68,12 +73,12 @@ export interface Engine {
   readonly scoreKey: string;
   budget(body: unknown): Result<BudgetResponse>;
   model(body: unknown): Result<ModelResponse>;
-  score(body: unknown): Result<ScoreResponse>;
+  score(body: unknown, options?: ScoreRunOptions): Result<ScoreResponse>;
   /**
    * `score` with its `details`; throws when the engine has no score reference for its model (a model
    * other than the shipped one, loaded without a reference).
    */
-  explainedScore(body: unknown): Result<ExplainedScore>;
+  explainedScore(body: unknown, options?: ScoreRunOptions): Result<ExplainedScore>;
   /** All three operations and the geography for one body, with one validation and one model evaluation. */
   household(body: unknown): Result<HouseholdResult>;
 }

@@ -76,7 +76,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     retryAfter: 10,
   });
 
-  registerOperationRoutes(app, engine);
+  registerOperationRoutes(app, engine, { profile: config.scoreProfile });
   registerPublicRoutes(app);
   registerDocsPage(
     app,

@@ -5,7 +5,7 @@
 
 import { BudgetResponse, ModelResponse, scoreResponseSchema } from '../contract/schemas.js';
 import { ScoreDetails } from '../engine/score-details.js';
-import type { Engine, Result } from '../engine/types.js';
+import type { Engine, Result, ScoreRunOptions } from '../engine/types.js';
 import type { Scope } from '../keys/keys-file.js';
 import Type, { type TSchema } from '../vendor/typebox.js';
 import { OPERATION_PATHS } from './endpoints.js';
@@ -17,7 +17,7 @@ export interface Operation {
   readonly summary: string;
   readonly responseName: string;
   responseSchema(scoreKey: string): TSchema;
-  run(engine: Engine, body: unknown): Result<object>;
+  run(engine: Engine, body: unknown, options: ScoreRunOptions): Result<object>;
   /** The operation's answer with `?explain=true`, for an operation that explains itself. */
   readonly explained?: ExplainedOperation;
 }
@@ -25,7 +25,7 @@ export interface Operation {
 export interface ExplainedOperation {
   readonly responseName: string;
   responseSchema(scoreKey: string): TSchema;
-  run(engine: Engine, body: unknown): Result<object>;
+  run(engine: Engine, body: unknown, options: ScoreRunOptions): Result<object>;
 }
 
 export const OPERATIONS: readonly Operation[] = [
@@ -45,11 +45,11 @@ export const OPERATIONS: readonly Operation[] = [
     summary: 'Predicted saving ability (monthly) and the cash-flow scores, as strings.',
     responseName: 'ScoreResponse',
     responseSchema: (scoreKey) => scoreResponseSchema(scoreKey),
-    run: (engine, body) => engine.score(body),
+    run: (engine, body, options) => engine.score(body, options),
     explained: {
       responseName: 'ExplainedScoreResponse',
       responseSchema: explainedScoreResponseSchema,
-      run: (engine, body) => engine.explainedScore(body),
+      run: (engine, body, options) => engine.explainedScore(body, options),
     },
   },
   {

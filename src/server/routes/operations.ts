@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import { invalidRequest } from '../../contract/validate.js';
-import type { Engine } from '../../engine/types.js';
+import type { Engine, ScoreRunOptions } from '../../engine/types.js';
 import { OPERATIONS, type Operation } from '../operations.js';
 
 /** Fastify leaves the body undefined only when a request has neither content-type nor body. */
@@ -15,13 +15,19 @@ const NO_BODY = invalidRequest([
 ]);
 
 /** The operation's answer to a body: plain, or with ?explain=true its explained form. */
-function answer(engine: Engine, operation: Operation, request: FastifyRequest, reply: FastifyReply): void {
+function answer(
+  engine: Engine,
+  operation: Operation,
+  options: ScoreRunOptions,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
   const explained = operation.explained === undefined ? undefined : explainRequested(request.query);
   if (explained === undefined && operation.explained !== undefined) {
     reply.code(400).send(BAD_EXPLAIN);
     return;
   }
-  const result = (explained ? operation.explained! : operation).run(engine, request.body);
+  const result = (explained ? operation.explained! : operation).run(engine, request.body, options);
   if (!result.ok) reply.code(400).send(result.error);
   // The route's response schema serialises the plain answer only; an explained one goes as plain JSON.
   else if (explained) reply.serializer(JSON.stringify).send(result.value);
@@ -39,7 +45,11 @@ function explainRequested(query: unknown): boolean | undefined {
   return value === 'true' ? true : undefined;
 }
 
-export function registerOperationRoutes(app: FastifyInstance, engine: Engine): void {
+export function registerOperationRoutes(
+  app: FastifyInstance,
+  engine: Engine,
+  options: ScoreRunOptions = {},
+): void {
   for (const operation of OPERATIONS) {
     const route: RouteShorthandOptions = {
       config: { scope: operation.scope },
@@ -51,7 +61,7 @@ export function registerOperationRoutes(app: FastifyInstance, engine: Engine): v
         reply.code(400).send(NO_BODY);
         return;
       }
-      answer(engine, operation, request, reply);
+      answer(engine, operation, options, request, reply);
     });
   }
 }
