@@ -151,7 +151,7 @@ describe.skipIf(CHROMIUM_SKIP_REASON !== null)('report.html in headless Chromium
   it('explains the scale, lists reason and flag frequencies, and marks the cohort of 10 too small to read', async () => {
     const page = await browser.context.newPage();
     await page.goto(reportUrl);
-    const scale = await page.locator('section[aria-labelledby="index"]').innerText();
+    const scale = (await page.locator('section[aria-labelledby="index"]').textContent()) ?? '';
     expect(scale).toContain('80 is break-even');
     expect(scale).toContain('one point is 1\u00a0% of take-home pay');
     expect(scale).toContain('clamped to 0–100');
