@@ -21,6 +21,7 @@ import {
   scoreResponseSchema,
 } from '../contract/schemas.js';
 import { OPERATION_PATHS, PUBLIC_PATHS, SERVICE_PATHS } from '../server/endpoints.js';
+import { explainedScoreResponseSchema } from '../server/operations.js';
 import { EngineInfo, evaluateAnswerSchema } from '../server/service-schemas.js';
 import { AmountsAnswer, amountsOf } from './amounts-answer.js';
 import { CheckedAnswer, OffContractAnswer } from './checked-answer.js';
@@ -117,6 +118,10 @@ function householdOutcomes(answer: { households: readonly unknown[] }): RemoteOu
   });
 }
 
+/** The scores with their `details`, which the batch's explanation columns are read from (jobs/score). */
+const EXPLAINED_SCORE_PATH = `${OPERATION_PATHS.score}?explain=true`;
+const EXPLAINED_EVALUATE_PATH = `${SERVICE_PATHS.evaluate}?explain=true`;
+
 /**
  * What a failure worth another attempt says about the server: unreachable (`outage`, the breaker's
  * business), throttling this key (`throttled`), or failing this one request (`request`).
@@ -167,9 +172,9 @@ export class RemoteClient {
     this.retry = options.retry ?? DEFAULT_RETRY_POLICY;
     this.log = options.log ?? SILENT;
     this.scoreKey = options.scoreKey ?? DEFAULT_SCORE_KEY;
-    const scoreAnswer = new CheckedAnswer(scoreResponseSchema(this.scoreKey));
+    const scoreAnswer = new CheckedAnswer(explainedScoreResponseSchema(this.scoreKey));
     this.readScore = (body) => scoreAnswer.read(body) as ScoreResponse | OffContractAnswer | undefined;
-    this.evaluateAnswer = new CheckedAnswer(evaluateAnswerSchema(this.scoreKey, false));
+    this.evaluateAnswer = new CheckedAnswer(evaluateAnswerSchema(this.scoreKey, true));
     this.throttling = new ThrottleLog((message) => this.log.warn(message));
     this.breaker = new OutageBreaker({
       maxOutageMs: options.maxOutageMs ?? DEFAULT_MAX_OUTAGE_MS,
@@ -236,7 +241,7 @@ export class RemoteClient {
       return householdOutcomes(answer);
     };
     return new Promise((resolve, reject) => {
-      this.call(SERVICE_PATHS.evaluate, bytes, read, 0, reject, (outcome) => {
+      this.call(EXPLAINED_EVALUATE_PATH, bytes, read, 0, reject, (outcome) => {
         resolve(outcome.ok ? outcome.value : bodies.map(() => outcome));
       });
     });
@@ -263,7 +268,7 @@ export class RemoteClient {
         model = outcome;
         settle();
       });
-      this.call(OPERATION_PATHS.score, bytes, this.readScore, 0, reject, (outcome) => {
+      this.call(EXPLAINED_SCORE_PATH, bytes, this.readScore, 0, reject, (outcome) => {
         score = outcome;
         settle();
       });

@@ -5,11 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import type { ScoreJobOptions } from '../../../jobs/score/job.js';
+import { DEFAULT_SCORING } from '../../../jobs/score/layout.js';
 import { SPENDING_CATEGORY_COUNT } from '../../../src/contract/categories.js';
 import { HOUSEHOLD_TYPES } from '../../../src/contract/schemas.js';
 import { AREA_SLOTS, ARTIFACT_FORMAT, REGION_SLOTS, TENURE_CLASSES } from '../../../src/model/artifact.js';
 import { COMPOSITION_LOGIT_LENGTH } from '../../../src/model/composition.js';
+import { loadSpendingModel } from '../../../src/model/load.js';
 import { PACKAGE_ROOT } from '../../../src/paths.js';
+import { fakeReference } from '../../engine/fakes.js';
 
 export const BIN = join(PACKAGE_ROOT, 'bin', 'outlay.js');
 
@@ -59,8 +62,21 @@ export async function writeTestArtifact(dir: string): Promise<string> {
   };
   const path = join(dir, 'test-model.json');
   await writeFile(path, JSON.stringify(artifact));
+  const { version } = await loadSpendingModel(path);
+  await writeFile(referencePathOf(path), JSON.stringify(fakeReference(version)));
   return path;
 }
+
+/** The score reference `writeTestArtifact` writes beside a test model (fakeReference, for its version). */
+export const referencePathOf = (modelPath: string): string => modelPath.replace(/\.json$/, '.reference.json');
+
+/** The CLI flags that score with a test model and its reference. */
+export const modelArgs = (modelPath: string): string[] => [
+  '--model',
+  modelPath,
+  '--score-reference',
+  referencePathOf(modelPath),
+];
 
 export interface CliRun {
   readonly code: number | null;
@@ -147,6 +163,7 @@ export function scoreJobOptions(
     progressBar: false,
     batchRows: 64,
     scoreKey: 'OUTLAY',
+    scoring: DEFAULT_SCORING,
     logger: pino({ level: 'silent' }),
     startScorer,
     ...overrides,
