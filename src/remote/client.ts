@@ -14,12 +14,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Category } from '../contract/categories.js';
-import {
-  DEFAULT_SCORE_KEY,
-  type ErrorItem,
-  type ScoreResponse,
-  scoreResponseSchema,
-} from '../contract/schemas.js';
+import { DEFAULT_SCORE_KEY, type ErrorItem, type ScoreResponse } from '../contract/schemas.js';
 import { OPERATION_PATHS, PUBLIC_PATHS, SERVICE_PATHS } from '../server/endpoints.js';
 import { explainedScoreResponseSchema } from '../server/operations.js';
 import { EngineInfo, evaluateAnswerSchema } from '../server/service-schemas.js';
