@@ -8,7 +8,14 @@ import type { ScoreJobOptions } from '../../../jobs/score/job.js';
 import { DEFAULT_SCORING } from '../../../jobs/score/layout.js';
 import { SPENDING_CATEGORY_COUNT } from '../../../src/contract/categories.js';
 import { HOUSEHOLD_TYPES } from '../../../src/contract/schemas.js';
-import { AREA_SLOTS, ARTIFACT_FORMAT, REGION_SLOTS, TENURE_CLASSES } from '../../../src/model/artifact.js';
+import {
+  AREA_SLOTS,
+  ARTIFACT_FORMAT,
+  RANGE_PERCENTILES,
+  RANGE_TENURE_SLOTS,
+  REGION_SLOTS,
+  TENURE_CLASSES,
+} from '../../../src/model/artifact.js';
 import { COMPOSITION_LOGIT_LENGTH } from '../../../src/model/composition.js';
 import { loadSpendingModel } from '../../../src/model/load.js';
 import { PACKAGE_ROOT } from '../../../src/paths.js';
@@ -58,6 +65,14 @@ export async function writeTestArtifact(dir: string): Promise<string> {
     region: ones(n * REGION_SLOTS.length),
     area: ones(n * AREA_SLOTS.length),
     rppComponent: Array.from({ length: n }, () => 0),
+    // Every profile spreads alike: p25, p50 and p75 at half, one and one and a half times the mean.
+    distribution: {
+      incomeGrid: { uMin, uStep: uStep * (points - 1), points: 2 },
+      ratio: Array.from({ length: RANGE_TENURE_SLOTS.length * 2 * n }, () =>
+        RANGE_PERCENTILES.map((p) => p / 50),
+      ).flat(),
+      peers: Array.from({ length: RANGE_TENURE_SLOTS.length * 2 }, () => 100),
+    },
     rppElasticity: Array.from({ length: n }, () => 0.5),
   };
   const path = join(dir, 'test-model.json');
