@@ -142,7 +142,7 @@ export class RemoteScorer implements BatchScorer {
     const { basis, profile } = this.layout.scoring;
     if (details.basis !== basis || details.profile !== profile) {
       throw new Error(
-        `the remote server scored on basis ${details.basis} with profile ${details.profile}; the job asks for basis ${basis} with profile ${profile} (outlay serve --score-profile ${profile})`,
+        `the remote server scored on basis ${details.basis} with profile ${details.profile}, the job asks for basis ${basis} with profile ${profile} (outlay serve --score-profile ${profile})`,
       );
     }
     return {

@@ -397,33 +397,28 @@ export class RemoteClient {
     response: HttpResponse,
     read: AnswerReader<T>,
   ): CallOutcome<T> | Retryable {
+    if (response.status !== 200) return this.interpretFailure(path, response);
+    const value = read(response.body);
+    if (value === undefined)
+      return new Retryable(
+        'request',
+        'invalid response',
+        `HTTP 200 with a body that is not the ${path} answer`,
+      );
+    if (value instanceof OffContractAnswer) return offContract(path, value);
+    return { ok: true, value };
+  }
+
+  /** What a status other than 200 means: the row's field errors, another attempt, or the job's end. */
+  private interpretFailure(path: string, response: HttpResponse): RemoteRejection | Retryable {
     const { status } = response;
-    if (status === 200) {
-      const value = read(response.body);
-      if (value === undefined)
-        return new Retryable(
-          'request',
-          'invalid response',
-          `HTTP 200 with a body that is not the ${path} answer`,
-        );
-      if (value instanceof OffContractAnswer) return offContract(path, value);
-      return { ok: true, value };
-    }
-    const json = parseJson(response.body.toString());
     const message = messageOf(response);
     if (status === 400) {
+      const json = parseJson(response.body.toString());
       const errors = Array.isArray(json?.errors) ? (json.errors as ErrorItem[]) : [{ path: '', message }];
       return { ok: false, errors };
     }
-    if (status === 429 || status >= 500) {
-      const header = response.headers['retry-after'];
-      return new Retryable(
-        status === 429 ? 'throttled' : OUTAGE_STATUSES.has(status) ? 'outage' : 'request',
-        status === 429 ? 'HTTP 429' : 'HTTP 5xx',
-        `HTTP ${status} ${message}`,
-        retryAfterMs(typeof header === 'string' ? header : undefined),
-      );
-    }
+    if (status === 429 || status >= 500) return retryableStatus(response, message);
     if (status === 401 || status === 403) throw this.refusedKey(response);
     if (status === 404) {
       throw new RemoteFatalError(
@@ -450,6 +445,16 @@ function offContract(path: string, answer: OffContractAnswer): RemoteRejection {
     ],
     reason: 'remote: answer off the contract',
   };
+}
+
+/** A 429 (this key throttled) or 5xx answer, with the wait its Retry-After asks for. */
+function retryableStatus(response: HttpResponse, message: string): Retryable {
+  const { status } = response;
+  const header = response.headers['retry-after'];
+  const waitMs = retryAfterMs(typeof header === 'string' ? header : undefined);
+  if (status === 429) return new Retryable('throttled', 'HTTP 429', `HTTP ${status} ${message}`, waitMs);
+  const kind = OUTAGE_STATUSES.has(status) ? 'outage' : 'request';
+  return new Retryable(kind, 'HTTP 5xx', `HTTP ${status} ${message}`, waitMs);
 }
 
 /** A request that got no answer: timeouts and network errors are worth another attempt. */
