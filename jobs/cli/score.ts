@@ -11,13 +11,15 @@ import { resolve } from 'node:path';
 import { type Logger, pino } from 'pino';
 import type { Argv, CommandModule, InferredOptionTypes } from 'yargs';
 import { oneOffOptions, runOneOff } from '../../src/cli/one-off.js';
+import { BASES } from '../../src/contract/schemas.js';
 import { checkScoreKey } from '../../src/engine/create-engine.js';
+import { SCORE_PROFILES } from '../../src/engine/score-details.js';
 import { parseDelimiter } from '../../src/io/csv-dialect.js';
 import { INPUT_ENCODINGS } from '../../src/io/text-encoding.js';
 import type { RemoteEngine } from '../../src/remote/client.js';
 import { DEFAULT_MAX_OUTAGE_MS } from '../../src/remote/outage-breaker.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/remote/retry-policy.js';
-import { DEFAULT_ENGINE_MODULE } from '../score/engine-spec.js';
+import { DEFAULT_ENGINE_MODULE, type EngineSpec } from '../score/engine-spec.js';
 import {
   EXIT_FAILURE,
   EXIT_REJECT_RATE_EXCEEDED,
@@ -43,6 +45,23 @@ const scoreOptions = {
     default: false,
     describe:
       'One-off requests only: print the score with its details, as POST /v1.0/scores/generate?explain=true',
+  },
+  basis: {
+    choices: BASES,
+    default: 'stated' as const,
+    describe:
+      'The PSA\'s basis: "stated" amounts as sent, or "benchmark": each stated category at least what peers spend (docs/scores.md)',
+  },
+  'score-profile': {
+    choices: SCORE_PROFILES,
+    default: 'standard' as const,
+    describe:
+      'Batch: "fair-lending" computes the score without age and household type; budgets and models still use them (docs/scores.md)',
+  },
+  'score-reference': {
+    type: 'string',
+    describe:
+      'Batch, local engine: the score reference built for --model, which outlay_percentile reads (default: the shipped one, for the shipped model)',
   },
   out: { type: 'string', default: 'out', describe: 'Output directory' },
   format: {
@@ -157,7 +176,7 @@ export const scoreCommand: CommandModule<object, ScoreArgs> = {
       process.exitCode = await runOneOff(
         'score',
         { json: argv.json, file: argv.input },
-        { period: argv.period, scoreKey: argv['score-key'], explain: argv.explain },
+        { period: argv.period, scoreKey: argv['score-key'], explain: argv.explain, basis: argv.basis },
       );
       return;
     }
@@ -178,6 +197,8 @@ async function runBatch(argv: ScoreArgs): Promise<number> {
   }
   if (argv.explain)
     throw new Error('score: --explain applies to one-off requests (--json or a .json file), not to a batch');
+  if (argv.engine === 'remote' && argv['score-reference'] !== undefined)
+    throw new Error('score: --score-reference applies to the local engine; a remote server uses its own');
   const maxRejectRate = rateOption('--max-reject-rate', argv['max-reject-rate']);
   const logger = pino({ level: argv['log-level'], base: { command: 'score' } }, pino.destination(2));
   logger.info(startFields(argv, maxRejectRate), 'score job started');
@@ -216,6 +237,7 @@ async function runJob(argv: ScoreArgs, logger: Logger, stop: AbortSignal): Promi
     progressBar: argv.progress ?? process.stderr.isTTY === true,
     batchRows: positiveInteger('--batch-rows', argv['batch-rows']),
     scoreKey: argv['score-key'],
+    scoring: { basis: argv.basis, profile: argv['score-profile'] },
     logger,
     checkpointIntervalMs: positiveInteger('--checkpoint-every', argv['checkpoint-every']),
     startScorer: (layout) => startScorer(argv, layout, logger),
@@ -229,6 +251,8 @@ function startFields(argv: ScoreArgs, maxRejectRate: number | undefined): Record
     input: argv.input,
     out: argv.out,
     format: argv.format ?? 'as input',
+    basis: argv.basis,
+    scoreProfile: argv['score-profile'],
     engine: argv.engine,
     ...(argv.engine === 'local'
       ? { model: argv.model ?? 'shipped', workers: argv.workers }
@@ -285,10 +309,7 @@ function failed(error: unknown, logger: Logger, started: number): number {
 async function startScorer(argv: ScoreArgs, layout: OutputLayout, logger: Logger): Promise<BatchScorer> {
   const scoreKey = argv['score-key'];
   if (argv.engine === 'local') {
-    const engine = {
-      module: DEFAULT_ENGINE_MODULE,
-      options: argv.model === undefined ? { scoreKey } : { scoreKey, modelPath: resolve(argv.model) },
-    };
+    const engine = { module: DEFAULT_ENGINE_MODULE, options: localEngineOptions(argv) };
     const workers = nonNegativeInteger('--workers', argv.workers);
     if (workers === 0) {
       const [{ InProcessScorer }, { loadEngineFrom }] = await Promise.all([
@@ -338,6 +359,16 @@ function logRemoteEngine(engine: RemoteEngine, logger: Logger): void {
       { modelVersion, maxHouseholds },
       'remote: many rows per request (POST /v1.0/households/evaluate)',
     );
+}
+
+/** The local engine's files as the flags name them (absolute: workers may resolve them elsewhere). */
+function localEngineOptions(argv: ScoreArgs): EngineSpec['options'] {
+  const reference = argv['score-reference'];
+  return {
+    scoreKey: argv['score-key'],
+    ...(argv.model === undefined ? {} : { modelPath: resolve(argv.model) }),
+    ...(reference === undefined ? {} : { scoreReferencePath: resolve(reference) }),
+  };
 }
 
 function parseShard(text: string): Shard {

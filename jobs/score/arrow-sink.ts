@@ -27,7 +27,7 @@ import {
 import { DictionaryUnifier } from './arrow-dictionary.js';
 import { takeRows } from './arrow-take.js';
 import { cellText, type EncodedBatch } from './encode.js';
-import { DERIVED_COLUMNS, type OutputLayout } from './layout.js';
+import { DERIVED_COLUMNS, EXPLANATION_COLUMNS, type OutputLayout } from './layout.js';
 import type { ScoredSink, SelectedBatch } from './sinks.js';
 
 const DERIVED_TYPES: readonly DataType[] = [
@@ -38,6 +38,18 @@ const DERIVED_TYPES: readonly DataType[] = [
   new Utf8(),
   new Utf8(),
 ];
+
+/** EXPLANATION_COLUMNS' types: the indices and the percentile, then the reason codes and the flags. */
+const EXPLANATION_TYPES: readonly DataType[] = [
+  new Float64(),
+  new Float64(),
+  new Float64(),
+  new Utf8(),
+  new Utf8(),
+];
+
+/** The columns the job adds after the input's. */
+const ADDED_COLUMN_COUNT = DERIVED_COLUMNS.length + EXPLANATION_COLUMNS.length;
 
 /** Record batches in, a file's bytes out. */
 interface BatchFileWriter extends AsyncIterable<Uint8Array> {
@@ -95,10 +107,13 @@ export class ArrowScoredSink implements ScoredSink {
     const derived = DERIVED_COLUMNS.map(
       (name, i) => new Field(name, DERIVED_TYPES[i]!, name === 'state' || name === 'cbsa'),
     );
+    const explanation = layout.explanationColumns.map(
+      (name, i) => new Field(name, EXPLANATION_TYPES[i]!, false),
+    );
     const writer = format === 'parquet' ? new ParquetBatchWriter() : ipcFileWriter();
     return new ArrowScoredSink(
       await OutputFile.create(path),
-      new Schema([...passthrough, ...derived]),
+      new Schema([...passthrough, ...derived, ...explanation]),
       writer,
     );
   }
@@ -109,19 +124,23 @@ export class ArrowScoredSink implements ScoredSink {
     const sourceRows = sourceRowsOf(encoded.scoredIndex, batch.selection);
     const source = batch.source!;
     const children: Data[] = [];
-    for (let c = 0; c < this.schema.fields.length - DERIVED_COLUMNS.length; c++) {
+    for (let c = 0; c < this.schema.fields.length - ADDED_COLUMN_COUNT; c++) {
       const column = passthroughColumn(source, c, sourceRows, k);
       children.push(this.dictionaries[c]?.unify(column as Data<Dictionary>) ?? column);
     }
     const int32 = (values: Int32Array) => makeData({ type: new Int32(), length: k, data: values });
+    const float64 = (values: Float64Array) => makeData({ type: new Float64(), length: k, data: values });
     const stride = columns.categoryStride;
     const category = (values: Int32Array, c: number) => int32(values.subarray(c * stride, c * stride + k));
     for (let c = 0; c < CATEGORY_COUNT; c++) children.push(category(columns.budget, c));
     for (let c = 0; c < CATEGORY_COUNT; c++) children.push(category(columns.model, c));
     children.push(int32(columns.psa));
-    children.push(makeData({ type: new Float64(), length: k, data: columns.score }));
-    children.push(makeData({ type: new Float64(), length: k, data: columns.savingsScore }));
+    children.push(float64(columns.score));
+    children.push(float64(columns.savingsScore));
     for (const strings of [columns.geoLevel, columns.state, columns.cbsa]) children.push(utf8Data(strings));
+    for (const values of [columns.index, columns.savingsIndex, columns.percentile])
+      children.push(float64(values));
+    for (const strings of [columns.reasonCodes, columns.expenseFlags]) children.push(utf8Data(strings));
     const struct = makeData({ type: new Struct(this.schema.fields), length: k, nullCount: 0, children });
     await this.writer.write(new RecordBatch(this.schema, struct));
     this.wroteBatch = true;

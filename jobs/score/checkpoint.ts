@@ -120,6 +120,7 @@ export async function replayScoredRows(
     at('savings_score'),
     at('state'),
   ];
+  const [index, , percentile, reasonCodes, expenseFlags] = layout.explanationColumns.map(at);
   const parser = createReadStream(partialPathOf(scoredPath), { start: 0, end: bytes - 1 }).pipe(
     parse({ from_line: 2 }),
   );
@@ -134,6 +135,11 @@ export async function replayScoredRows(
       age: demographics.age as number | undefined,
       netIncome: demographics.net_annual_income as number,
       householdMembers: demographics.household_members as number | undefined,
+      householdType: demographics.household_type as string | undefined,
+      index: Number(fields[index!]),
+      percentile: Number(fields[percentile!]),
+      reasonCodes: fields[reasonCodes!] ?? '',
+      expenseFlags: fields[expenseFlags!] ?? '',
       groups: Object.fromEntries(layout.groups.map((group) => [group.name, fields[group.column] ?? ''])),
     });
     rows++;

@@ -13,6 +13,7 @@ import { type CellGrid, cellAt } from '../../src/io/input-source.js';
 import type { Cell } from '../../src/io/typed-columns.js';
 import { type Utf8Buffers, Utf8ColumnBuilder } from '../../src/io/utf8-column.js';
 import { type ScoredRows, type ScoredRowsBuffer, scoredRowsBuffer } from '../../src/report/summary.js';
+import type { ExplanationValues } from './explain.js';
 import type { OutputLayout } from './layout.js';
 
 /** Derived values of the scored rows of a batch, column by column (Arrow output). */
@@ -30,6 +31,12 @@ export interface ScoredColumns {
   readonly geoLevel: Utf8Buffers;
   readonly state: Utf8Buffers;
   readonly cbsa: Utf8Buffers;
+  /** The explanation columns (EXPLANATION_COLUMNS). */
+  readonly index: Float64Array;
+  readonly savingsIndex: Float64Array;
+  readonly percentile: Float64Array;
+  readonly reasonCodes: Utf8Buffers;
+  readonly expenseFlags: Utf8Buffers;
 }
 
 const INT32_PER_CACHE_LINE = 16;
@@ -45,10 +52,12 @@ export function categoryStride(rows: number): number {
   return (Math.ceil(rows / INT32_PER_CACHE_LINE) | 1) * INT32_PER_CACHE_LINE;
 }
 
-type ColumnsInProgress = Omit<ScoredColumns, 'geoLevel' | 'state' | 'cbsa'> & {
-  readonly geoLevel: Utf8ColumnBuilder;
-  readonly state: Utf8ColumnBuilder;
-  readonly cbsa: Utf8ColumnBuilder;
+/** The text columns, built row by row. */
+const TEXT_COLUMNS = ['geoLevel', 'state', 'cbsa', 'reasonCodes', 'expenseFlags'] as const;
+type TextColumn = (typeof TEXT_COLUMNS)[number];
+
+type ColumnsInProgress = Omit<ScoredColumns, TextColumn> & {
+  readonly [C in TextColumn]: Utf8ColumnBuilder;
 };
 
 export interface EncodedBatch {
@@ -72,7 +81,12 @@ export const cellText = (cell: Cell): string => (cell === null || cell === undef
 export type WrittenFigures = Omit<HouseholdFigures, 'modeled'>;
 
 export type RowOutcome =
-  | { readonly ok: true; readonly value: WrittenFigures; readonly demographics: Record<string, unknown> }
+  | {
+      readonly ok: true;
+      readonly value: WrittenFigures;
+      readonly explanation: ExplanationValues;
+      readonly demographics: Record<string, unknown>;
+    }
   | { readonly ok: false; readonly errors: readonly ErrorItem[]; readonly reason?: string };
 
 /** A reject's stable category for the summary: the first error's field and rule. */
@@ -114,13 +128,18 @@ export class BatchEncoder {
             geoLevel: new Utf8ColumnBuilder(n),
             state: new Utf8ColumnBuilder(n),
             cbsa: new Utf8ColumnBuilder(n),
+            index: new Float64Array(n),
+            savingsIndex: new Float64Array(n),
+            percentile: new Float64Array(n),
+            reasonCodes: new Utf8ColumnBuilder(n),
+            expenseFlags: new Utf8ColumnBuilder(n),
           }
         : null;
     this.stats = scoredRowsBuffer(n, layout.groups.length);
   }
 
   add(index: number, outcome: RowOutcome): void {
-    if (outcome.ok) this.addScored(index, outcome.value, outcome.demographics);
+    if (outcome.ok) this.addScored(index, outcome.value, outcome.explanation, outcome.demographics);
     else this.addRejected(index, outcome.errors, outcome.reason);
   }
 
@@ -134,62 +153,78 @@ export class BatchEncoder {
   }
 
   /** A scored row; `demographics` are the request's, read for the summary before the next row. */
-  addScored(index: number, figures: WrittenFigures, demographics: Record<string, unknown>): void {
+  addScored(
+    index: number,
+    figures: WrittenFigures,
+    explanation: ExplanationValues,
+    demographics: Record<string, unknown>,
+  ): void {
     const k = this.scored++;
     this.scoredIndex[k] = index;
+    if (this.columns === null) this.csvRecord(index, figures, explanation);
+    else setColumns(this.columns, k, figures, explanation);
+    this.addStats(k, index, figures, explanation, demographics);
+  }
+
+  private csvRecord(index: number, figures: WrittenFigures, explanation: ExplanationValues): void {
     const { budget, model, geography, scoreValues } = figures;
-    const psa = scoreValues[0]!;
-    const mainScore = scoreValues[1]!;
-    const savingsScore = scoreValues[2]!;
-    if (this.columns === null) {
-      const out = this.csv;
-      this.inputFields(out, index);
-      for (let c = 0; c < CATEGORY_COUNT; c++) {
-        out.comma();
-        out.integer(safeInteger(budget[c]!, c));
-      }
-      for (let c = 0; c < CATEGORY_COUNT; c++) {
-        out.comma();
-        out.integer(safeInteger(model[c]!, c));
-      }
+    const out = this.csv;
+    this.inputFields(out, index);
+    for (let c = 0; c < CATEGORY_COUNT; c++) {
       out.comma();
-      // The score response's texts (`scoreTexts`), written without building them: PSA is a whole number.
-      out.integer(safeInteger(psa, PSA_KEY));
-      out.comma();
-      out.plain(formatScore(mainScore));
-      out.comma();
-      out.plain(formatScore(savingsScore));
-      out.comma();
-      out.plain(geography.level);
-      out.comma();
-      out.plain(geography.state ?? '');
-      out.comma();
-      out.plain(geography.cbsa ?? '');
-      out.endRecord();
-    } else {
-      const { columns } = this;
-      const stride = columns.categoryStride;
-      const budgetColumns = columns.budget;
-      const modelColumns = columns.model;
-      for (let c = 0, at = k; c < CATEGORY_COUNT; c++, at += stride) {
-        budgetColumns[at] = int32(budget[c]!, c);
-        modelColumns[at] = int32(model[c]!, c);
-      }
-      columns.psa[k] = int32(psa, PSA_KEY);
-      columns.score[k] = mainScore;
-      columns.savingsScore[k] = savingsScore;
-      columns.geoLevel.add(geography.level);
-      columns.state.add(geography.state);
-      columns.cbsa.add(geography.cbsa);
+      out.integer(safeInteger(budget[c]!, c));
     }
+    for (let c = 0; c < CATEGORY_COUNT; c++) {
+      out.comma();
+      out.integer(safeInteger(model[c]!, c));
+    }
+    out.comma();
+    // The score response's texts (`scoreTexts`), written without building them: PSA is a whole number.
+    out.integer(safeInteger(scoreValues[0]!, PSA_KEY));
+    out.comma();
+    out.plain(formatScore(scoreValues[1]!));
+    out.comma();
+    out.plain(formatScore(scoreValues[2]!));
+    for (const text of [geography.level, geography.state ?? '', geography.cbsa ?? '']) {
+      out.comma();
+      out.plain(text);
+    }
+    for (const value of [
+      explanation.outlay_index,
+      explanation.savings_index,
+      explanation.outlay_percentile,
+    ]) {
+      out.comma();
+      out.plain(formatTenths(value));
+    }
+    out.comma();
+    out.plain(explanation.reason_codes);
+    out.comma();
+    out.plain(explanation.expense_flags);
+    out.endRecord();
+  }
+
+  private addStats(
+    k: number,
+    index: number,
+    figures: WrittenFigures,
+    explanation: ExplanationValues,
+    demographics: Record<string, unknown>,
+  ): void {
     const { stats } = this;
-    stats.psa[k] = psa;
-    stats.score[k] = mainScore;
-    stats.savingsScore[k] = savingsScore;
+    const { scoreValues } = figures;
+    stats.psa[k] = scoreValues[0]!;
+    stats.score[k] = scoreValues[1]!;
+    stats.savingsScore[k] = scoreValues[2]!;
     stats.netIncome[k] = demographics.net_annual_income as number;
     stats.age[k] = (demographics.age as number | undefined) ?? Number.NaN;
     stats.householdMembers[k] = (demographics.household_members as number | undefined) ?? Number.NaN;
-    stats.state.push(geography.state);
+    stats.householdType.push((demographics.household_type as string | undefined) ?? null);
+    stats.state.push(figures.geography.state);
+    stats.index[k] = explanation.outlay_index;
+    stats.percentile[k] = explanation.outlay_percentile;
+    stats.reasonCodes.push(explanation.reason_codes);
+    stats.expenseFlags.push(explanation.expense_flags);
     const { groups } = this.layout;
     for (let g = 0; g < groups.length; g++)
       stats.groups[g]!.push(cellText(cellAt(this.cells, index, groups[g]!.column)));
@@ -225,9 +260,14 @@ export class BatchEncoder {
               psa: trim(columns.psa),
               score: trim(columns.score),
               savingsScore: trim(columns.savingsScore),
+              index: trim(columns.index),
+              savingsIndex: trim(columns.savingsIndex),
+              percentile: trim(columns.percentile),
               geoLevel: columns.geoLevel.finish(),
               state: columns.state.finish(),
               cbsa: columns.cbsa.finish(),
+              reasonCodes: columns.reasonCodes.finish(),
+              expenseFlags: columns.expenseFlags.finish(),
             },
       rejectsCsv: this.rejectsCsv.take(),
       rejectReasons: this.rejectReasons,
@@ -239,9 +279,49 @@ export class BatchEncoder {
         netIncome: trim(stats.netIncome),
         age: trim(stats.age),
         householdMembers: trim(stats.householdMembers),
+        index: trim(stats.index),
+        percentile: trim(stats.percentile),
       },
     };
   }
+}
+
+/**
+ * An index or percentile as written: one decimal, always shown ("80.0", "-112.5"). The engine computes
+ * them in tenths, so a value with more decimals is a bug that must stop the job, not be rounded here.
+ */
+export function formatTenths(value: number): string {
+  const text = value.toFixed(1);
+  if (Number(text) !== value) throw new Error(`the index or percentile ${value} does not have one decimal`);
+  return text;
+}
+
+/** Row `k` of the Arrow output's derived and explanation columns. */
+function setColumns(
+  columns: ColumnsInProgress,
+  k: number,
+  figures: WrittenFigures,
+  explanation: ExplanationValues,
+): void {
+  const { budget, model, geography, scoreValues } = figures;
+  const stride = columns.categoryStride;
+  const budgetColumns = columns.budget;
+  const modelColumns = columns.model;
+  for (let c = 0, at = k; c < CATEGORY_COUNT; c++, at += stride) {
+    budgetColumns[at] = int32(budget[c]!, c);
+    modelColumns[at] = int32(model[c]!, c);
+  }
+  columns.psa[k] = int32(scoreValues[0]!, PSA_KEY);
+  columns.score[k] = scoreValues[1]!;
+  columns.savingsScore[k] = scoreValues[2]!;
+  columns.geoLevel.add(geography.level);
+  columns.state.add(geography.state);
+  columns.cbsa.add(geography.cbsa);
+  columns.index[k] = explanation.outlay_index;
+  columns.savingsIndex[k] = explanation.savings_index;
+  columns.percentile[k] = explanation.outlay_percentile;
+  columns.reasonCodes.add(explanation.reason_codes);
+  columns.expenseFlags.add(explanation.expense_flags);
 }
 
 const columnName = (what: string | number): string => (typeof what === 'number' ? CATEGORIES[what]! : what);

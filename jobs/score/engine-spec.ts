@@ -7,7 +7,12 @@ import type { LocalEngine } from '../../src/engine/types.js';
 export interface EngineSpec {
   /** URL of the module exporting `loadEngine`. */
   readonly module: string;
-  readonly options: { readonly modelPath?: string; readonly geoDir?: string; readonly scoreKey: string };
+  readonly options: {
+    readonly modelPath?: string;
+    readonly scoreReferencePath?: string;
+    readonly geoDir?: string;
+    readonly scoreKey: string;
+  };
 }
 
 export const DEFAULT_ENGINE_MODULE = new URL('../../src/runtime/load-engine.js', import.meta.url).href;

@@ -15,7 +15,13 @@ import { fingerprintOf, matchingCheckpoint, removeCheckpoint } from './checkpoin
 import { type InterruptingSignal, JobInterrupted } from './exit-codes.js';
 import { type InputOptions, inputFormatOf, openInput, outputNameOf } from './input.js';
 import { digestInput, type InputDigest } from './input-digest.js';
-import { type FileFormat, makeLayout, type OutputLayout, outputFormatOf } from './layout.js';
+import {
+  type FileFormat,
+  makeLayout,
+  type OutputLayout,
+  outputFormatOf,
+  type ScoringOptions,
+} from './layout.js';
 import { lockOutputs, type OutputLock } from './lock.js';
 import {
   type Compression,
@@ -56,6 +62,8 @@ export interface ScoreJobOptions {
   readonly progressBar: boolean;
   readonly batchRows: number;
   readonly scoreKey: string;
+  /** The score's basis and profile (default: stated amounts, standard profile). */
+  readonly scoring: ScoringOptions;
   readonly logger: Logger;
   /** Starts the scorer once the output layout is known. */
   readonly startScorer: (layout: OutputLayout) => Promise<BatchScorer>;
@@ -153,7 +161,14 @@ async function scoreAndPublish(run: Run, format: FileFormat): Promise<ScoreJobRe
   const summary = new SummaryBuilder({ groupBy: options.groupBy });
   // The builder's columns, without repeats: the encoder's group columns must be in its order.
   const plan = planRequest(source.header, source.kinds, run.map);
-  const layout = makeLayout(source.header, plan, outputFormatOf(format), options.scoreKey, summary.groupBy);
+  const layout = makeLayout(
+    source.header,
+    plan,
+    outputFormatOf(format),
+    options.scoreKey,
+    summary.groupBy,
+    options.scoring,
+  );
   const scored = await scoreAll(run, layout, summary, format);
   const inputSha256 = await run.digest;
   const report = await stageOutputs(run.outputs!, options.outDir, name, () =>
@@ -217,6 +232,7 @@ async function checkpointFingerprint(run: Run, layout: OutputLayout, modelVersio
     delimiter: options.csv?.delimiter,
     encoding: options.csv?.encoding === 'utf-8' ? undefined : options.csv?.encoding,
     scoreKey: options.scoreKey,
+    scoring: options.scoring,
     modelVersion,
   });
 }
@@ -270,6 +286,8 @@ function summaryMeta(run: Run, scored: Scored, inputSha256: string): SummaryMeta
     shard: options.shard,
     modelVersion: scored.modelVersion,
     engine: scored.engineKind,
+    basis: options.scoring.basis,
+    scoreProfile: options.scoring.profile,
     startedAt: startedAt.toISOString(),
     finishedAt: finishedAt.toISOString(),
     timings: {

@@ -1,8 +1,11 @@
 /**
- * The shape of the job's output: which input columns there are, which feed cohorts, and the derived columns
- * appended to every scored row (all derived from CATEGORIES, so a new category needs no change here).
+ * The shape of the job's output: which input columns there are, which feed cohorts, the derived columns
+ * appended to every scored row (all derived from CATEGORIES, so a new category needs no change here), the
+ * explanation columns after them, and how the score is computed (basis, profile).
  */
 import { CATEGORIES } from '../../src/contract/categories.js';
+import type { Basis } from '../../src/contract/schemas.js';
+import type { ScoreProfile } from '../../src/engine/score-details.js';
 import type { RequestPlan } from '../../src/io/column-mapping.js';
 
 export const SCORE_COLUMNS = ['predicted_saving_ability', 'outlay_score', 'savings_score'] as const;
@@ -14,6 +17,19 @@ export const DERIVED_COLUMNS: readonly string[] = [
   ...SCORE_COLUMNS,
   ...GEO_COLUMNS,
 ];
+
+/**
+ * The score's explanation (docs/scores.md): the index and SAViNGS index unclamped, the index's percentile,
+ * the main score's reason codes and the expense flags, each list joined by `;` (empty when none). An input
+ * column of the same name keeps its name, and the job's takes the prefix `outlay_` (as in the rejects file).
+ */
+export const EXPLANATION_COLUMNS = [
+  'outlay_index',
+  'savings_index',
+  'outlay_percentile',
+  'reason_codes',
+  'expense_flags',
+] as const;
 
 export const REJECT_ROW_COLUMN = 'row_number';
 export const REJECT_REASON_COLUMN = 'reject_reason';
@@ -35,7 +51,18 @@ export interface OutputLayout {
   readonly scoreKey: string;
   /** `--group-by` columns: name and input column index. */
   readonly groups: readonly { readonly name: string; readonly column: number }[];
+  /** EXPLANATION_COLUMNS as the scored file names them (`outlay_` before a name the input has). */
+  readonly explanationColumns: readonly string[];
+  readonly scoring: ScoringOptions;
 }
+
+/** How the job computes the score (`--basis`, `--score-profile`; docs/scores.md). */
+export interface ScoringOptions {
+  readonly basis: Basis;
+  readonly profile: ScoreProfile;
+}
+
+export const DEFAULT_SCORING: ScoringOptions = { basis: 'stated', profile: 'standard' };
 
 export function makeLayout(
   header: readonly string[],
@@ -43,6 +70,7 @@ export function makeLayout(
   format: OutputFormat,
   scoreKey: string,
   groupBy: readonly string[],
+  scoring: ScoringOptions = DEFAULT_SCORING,
 ): OutputLayout {
   const derived = new Set(DERIVED_COLUMNS);
   const clash = header.find((name) => derived.has(name));
@@ -56,10 +84,15 @@ export function makeLayout(
     if (column < 0) throw new Error(`--group-by ${name}: the input has no such column`);
     return { name, column };
   });
-  return { header, plan, format, scoreKey, groups };
+  const explanationColumns = EXPLANATION_COLUMNS.map((name) => unusedName(name, header));
+  return { header, plan, format, scoreKey, groups, explanationColumns, scoring };
 }
 
-export const scoredHeader = (layout: OutputLayout): string[] => [...layout.header, ...DERIVED_COLUMNS];
+export const scoredHeader = (layout: OutputLayout): string[] => [
+  ...layout.header,
+  ...DERIVED_COLUMNS,
+  ...layout.explanationColumns,
+];
 /**
  * The rejects file's columns: the row number, the input's columns, the reason. When the input already has
  * a column of one of those names, the job's column takes the prefix `outlay_` (again, until the name is

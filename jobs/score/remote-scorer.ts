@@ -5,9 +5,11 @@
  */
 import pLimit from 'p-limit';
 import { PSA_KEY, SAVINGS_SCORE_KEY } from '../../src/contract/schemas.js';
+import type { ScoreDetails } from '../../src/engine/score-details.js';
 import type { GeoResolver } from '../../src/geo/types.js';
 import type { RemoteClient, RemoteEngine, RemoteOutcome } from '../../src/remote/client.js';
 import { BatchEncoder, type EncodedBatch, type RowOutcome } from './encode.js';
+import { type ExplanationValues, flagText } from './explain.js';
 import type { OutputLayout } from './layout.js';
 import type { BatchScorer } from './scorer.js';
 import { type PreparedRow, prepareRow, type WorkBatch } from './work.js';
@@ -60,7 +62,9 @@ export class RemoteScorer implements BatchScorer {
     let encoded = 0;
     await pLimit(this.concurrency).map(batch.rowNumbers, async (_rowNumber, index) => {
       const row = prepareRow(this.layout, batch.cells, index);
-      finished[index] = row.ok ? this.rowOutcome(row.body, await this.client.household(row.body)) : row;
+      finished[index] = row.ok
+        ? this.rowOutcome(row.body, await this.client.household(this.sentBody(row.body)))
+        : row;
       for (let outcome = finished[encoded]; outcome !== undefined; outcome = finished[encoded]) {
         finished[encoded] = undefined;
         encoder.add(encoded++, outcome);
@@ -80,7 +84,7 @@ export class RemoteScorer implements BatchScorer {
     const requests: Promise<void>[] = [];
     for (let start = 0; start < sent.length; start += perRequest) {
       const indexes = sent.slice(start, start + perRequest);
-      const bodies = indexes.map((index) => (rows[index] as { body: RequestBody }).body);
+      const bodies = indexes.map((index) => this.sentBody((rows[index] as { body: RequestBody }).body));
       requests.push(
         this.client.households(bodies).then((outcomes) => {
           indexes.forEach((index, k) => {
@@ -103,6 +107,8 @@ export class RemoteScorer implements BatchScorer {
    */
   private rowOutcome(body: RequestBody, outcome: RemoteOutcome): RowOutcome {
     if (!outcome.ok) return outcome;
+    // The client asked with ?explain=true and checked the answer against the explained score's schema.
+    const { details } = outcome.value.score as unknown as { details: ScoreDetails };
     const { demographics } = body;
     const { budget, model, score } = outcome.value;
     return {
@@ -116,7 +122,35 @@ export class RemoteScorer implements BatchScorer {
         ),
         geography: this.geo.resolve((demographics.zip as string).slice(0, 5)),
       },
+      explanation: this.explanationOf(details),
       demographics,
+    };
+  }
+
+  /** The body sent for a row: with the job's basis when it is not the default. */
+  private sentBody(body: RequestBody): object {
+    const { basis } = this.layout.scoring;
+    return basis === 'stated' ? body : { ...body, options: { basis } };
+  }
+
+  /**
+   * The explanation columns from the answer's `details` (checked against their schema by the client): an
+   * answer explained on another basis or profile than the job asks for stops the job, since its numbers
+   * would be another score's.
+   */
+  private explanationOf(details: ScoreDetails): ExplanationValues {
+    const { basis, profile } = this.layout.scoring;
+    if (details.basis !== basis || details.profile !== profile) {
+      throw new Error(
+        `the remote server scored on basis ${details.basis} with profile ${details.profile}, the job asks for basis ${basis} with profile ${profile} (outlay serve --score-profile ${profile})`,
+      );
+    }
+    return {
+      outlay_index: details.index,
+      savings_index: details.savings_index,
+      outlay_percentile: details.percentile,
+      reason_codes: details.reasons.map((reason) => reason.code).join(';'),
+      expense_flags: flagText(details.flags),
     };
   }
 }

@@ -41,7 +41,10 @@ port.on('message', (batch: WorkBatch) => {
 
 function transferables(encoded: EncodedBatch): ArrayBuffer[] {
   const { columns } = encoded;
-  const strings = columns === null ? [] : [columns.geoLevel, columns.state, columns.cbsa];
+  const strings =
+    columns === null
+      ? []
+      : [columns.geoLevel, columns.state, columns.cbsa, columns.reasonCodes, columns.expenseFlags];
   const views = [
     encoded.scoredIndex,
     encoded.csv,

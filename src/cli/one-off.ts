@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { Argv, CommandModule, InferredOptionTypes } from 'yargs';
-import { DEFAULT_SCORE_KEY, type InvalidRequestBody } from '../contract/schemas.js';
+import { type Basis, DEFAULT_SCORE_KEY, type InvalidRequestBody } from '../contract/schemas.js';
 import { invalidRequest } from '../contract/validate.js';
 import { rangesForPeriod } from '../engine/model-ranges.js';
 import { amountsForPeriod, PERIOD_NAMES, type Period } from '../engine/period.js';
@@ -28,6 +28,8 @@ export interface OneOffOptions {
   readonly explain?: boolean | undefined;
   /** Model only: print the answer of `?ranges=true`, with `ranges` and `peers` (docs/model.md). */
   readonly ranges?: boolean | undefined;
+  /** Score only: the score's basis, as the request's `options.basis` (docs/scores.md). */
+  readonly basis?: Basis | undefined;
 }
 
 /** The options shared by the one-off commands, for reuse by any command that dispatches to `runOneOff`. */
@@ -138,10 +140,26 @@ function run(engine: Engine, operation: OneOffOperation, body: unknown, options:
         : result;
       return withAliases('model', converted, body);
     }
-    case 'score':
+    case 'score': {
       // PSA is monthly by definition and scores are ratios, so a period changes nothing in a score.
-      return options.explain === true ? engine.explainedScore(body) : engine.score(body);
+      const scored = withBasis(body, options.basis);
+      return options.explain === true ? engine.explainedScore(scored) : engine.score(scored);
+    }
   }
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The body with `options.basis` set to `--basis`. A body or `options` that is not an object is left as
+ * it is, for the validation to name.
+ */
+function withBasis(body: unknown, basis: Basis | undefined): unknown {
+  if (basis === undefined || !isObject(body)) return body;
+  const { options } = body;
+  if (options !== undefined && !isObject(options)) return body;
+  return { ...body, options: { ...options, basis } };
 }
 
 async function readRequestText(

@@ -22,6 +22,7 @@ import { RANGE_PERCENTILES } from '../model/artifact.js';
 import type { Profile, SpendingModel } from '../model/types.js';
 import { type PeerBenchmarks, rangeBenchmarks } from './benchmark.js';
 import { type EvaluationBuffers, evaluationSteps } from './evaluation.js';
+import { fairLendingRequest } from './fair-lending.js';
 import { statedWithGroups } from './grouping.js';
 import type { ScoreParts } from './index-score.js';
 import { type ModelRangesResponse, rangesRecord } from './model-ranges.js';
@@ -30,7 +31,15 @@ import { roundHalfAwayFromZero } from './rounding.js';
 import { scoreTexts } from './score.js';
 import { scoreDetails, writeBasisScoreValues } from './score-details.js';
 import type { ScoreReference } from './score-reference.js';
-import type { EngineConfig, ExplainedScore, HouseholdFigures, LocalEngine, Result } from './types.js';
+import type {
+  Engine,
+  EngineConfig,
+  ExplainedScore,
+  HouseholdFigures,
+  LocalEngine,
+  Result,
+  ScoreRunOptions,
+} from './types.js';
 
 export interface EngineParts {
   readonly model: SpendingModel;
@@ -87,6 +96,7 @@ export function createEngine({ model, geo, reference, config }: EngineParts): Lo
     modelVersion: model.version,
     priceYear: model.priceYear,
     scoreKey,
+    scoreReference: reference,
     budget(body) {
       const evaluated = householdFigures(body);
       if (!evaluated.ok) return evaluated;
@@ -98,29 +108,41 @@ export function createEngine({ model, geo, reference, config }: EngineParts): Lo
       if (!evaluated.ok) return evaluated;
       return { ok: true, value: { model: categoryRecord(evaluated.value.model) } };
     },
-    score(body) {
-      const evaluated = householdFigures(body);
+    score(body, options) {
+      const evaluated =
+        options?.profile === 'fair-lending'
+          ? fairLendingFigures(body, householdFiguresOf)
+          : householdFigures(body);
       if (!evaluated.ok) return evaluated;
       return { ok: true, value: scoreRecord(scoreTexts(evaluated.value.scoreValues)) };
     },
     modelRanges: modelRanger(householdFiguresOf, peerRanges),
     explainedScore: scoreExplainer({ model, reference, householdFiguresOf, scoreRecord, peerRanges }),
-    household(body) {
-      const evaluated = householdFigures(body);
-      if (!evaluated.ok) return evaluated;
-      const { budget, model, scoreValues, geography } = evaluated.value;
-      return {
-        ok: true,
-        value: {
-          budget: categoryRecord(budget),
-          model: categoryRecord(model),
-          score: scoreRecord(scoreTexts(scoreValues)),
-          geo: { geo_level: geography.level, state: geography.state, cbsa: geography.cbsa },
-        },
-      };
-    },
+    household: householdAnswerer(householdFigures, scoreRecord),
     householdFigures,
     householdFiguresOf,
+    peerBenchmarksOf: (profile) => peerRanges.benchmarksOf(profile),
+  };
+}
+
+/** `Engine.household` over the engine's own evaluation. */
+function householdAnswerer(
+  householdFigures: (body: unknown) => Result<HouseholdFigures>,
+  scoreRecord: (texts: readonly string[]) => ScoreResponse,
+): Engine['household'] {
+  return (body) => {
+    const evaluated = householdFigures(body);
+    if (!evaluated.ok) return evaluated;
+    const { budget, model, scoreValues, geography } = evaluated.value;
+    return {
+      ok: true,
+      value: {
+        budget: categoryRecord(budget),
+        model: categoryRecord(model),
+        score: scoreRecord(scoreTexts(scoreValues)),
+        geo: { geo_level: geography.level, state: geography.state, cbsa: geography.cbsa },
+      },
+    };
   };
 }
 
@@ -140,6 +162,16 @@ const figuresOver = (buffers: EvaluationBuffers, geography: Geography): Writable
   geography,
   stated: undefined,
 });
+
+/** The figures of a body without age and household type (the fair-lending profile's score). */
+function fairLendingFigures(
+  body: unknown,
+  figuresOf: (request: ValidRequest) => HouseholdFigures,
+): Result<HouseholdFigures> {
+  const request = checkRequest(body);
+  if (request === undefined) return rejected(body);
+  return { ok: true, value: figuresOf(fairLendingRequest(request)) };
+}
 
 /** The explanations' view of a request just evaluated: its stated amounts and the model's. */
 function scorePartsOf(request: ValidRequest, figures: EvaluatedFigures): ScoreParts {
@@ -190,11 +222,15 @@ interface ExplainerParts {
 }
 
 /** `Engine.explainedScore` over the engine's own evaluation. */
-function scoreExplainer(parts: ExplainerParts): (body: unknown) => Result<ExplainedScore> {
+function scoreExplainer(
+  parts: ExplainerParts,
+): (body: unknown, options?: ScoreRunOptions) => Result<ExplainedScore> {
   const { model, reference } = parts;
-  return (body) => {
-    const request = checkRequest(body);
-    if (request === undefined) return rejected(body);
+  return (body, options) => {
+    const valid = checkRequest(body);
+    if (valid === undefined) return rejected(body);
+    const profile = options?.profile ?? 'standard';
+    const request = profile === 'fair-lending' ? fairLendingRequest(valid) : valid;
     if (reference === undefined)
       throw new Error(
         `outlay: no score reference for model ${model.version}: explained scores need one built with it`,
@@ -207,6 +243,7 @@ function scoreExplainer(parts: ExplainerParts): (body: unknown) => Result<Explai
       geoLevel: figures.geography.level,
       modelVersion: model.version,
       basis: request.options?.basis,
+      profile,
       loan: request.loan,
       grossIncome: request.demographics.gross_annual_income,
     });

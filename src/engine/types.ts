@@ -6,8 +6,11 @@ import type {
 } from '../contract/schemas.js';
 import type { ValidRequest } from '../contract/validate.js';
 import type { Geography, GeoLevel } from '../geo/types.js';
+import type { Profile } from '../model/types.js';
+import type { PeerBenchmarks } from './benchmark.js';
 import type { ModelRangesResponse } from './model-ranges.js';
-import type { ScoreDetails } from './score-details.js';
+import type { ScoreDetails, ScoreProfile } from './score-details.js';
+import type { ScoreReference } from './score-reference.js';
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: InvalidRequestBody };
 
@@ -18,6 +21,11 @@ export interface EngineConfig {
 
 /** The score response with its explanation (`?explain=true`, docs/scores.md). */
 export type ExplainedScore = Readonly<Record<string, string | ScoreDetails>>;
+
+/** How a score is computed beyond the request: its profile (default `standard`; docs/scores.md). */
+export interface ScoreRunOptions {
+  readonly profile?: ScoreProfile | undefined;
+}
 
 /** The geography the engine actually used, as reported in batch output. */
 export interface GeoUsed {
@@ -70,12 +78,12 @@ export interface Engine {
   model(body: unknown): Result<ModelResponse>;
   /** `model` with its ranges and peer count (`?ranges=true`, docs/model.md "Distributions"). */
   modelRanges(body: unknown): Result<ModelRangesResponse>;
-  score(body: unknown): Result<ScoreResponse>;
+  score(body: unknown, options?: ScoreRunOptions): Result<ScoreResponse>;
   /**
    * `score` with its `details`; throws when the engine has no score reference for its model (a model
    * other than the shipped one, loaded without a reference).
    */
-  explainedScore(body: unknown): Result<ExplainedScore>;
+  explainedScore(body: unknown, options?: ScoreRunOptions): Result<ExplainedScore>;
   /** All three operations and the geography for one body, with one validation and one model evaluation. */
   household(body: unknown): Result<HouseholdResult>;
 }
@@ -84,8 +92,15 @@ export interface Engine {
  * The in-process engine (createEngine): the contract's operations, plus `household` as bare figures.
  */
 export interface LocalEngine extends Engine {
+  /** The score reference the explanations' percentiles read; undefined when the engine has none. */
+  readonly scoreReference: ScoreReference | undefined;
   /** `household` without the response objects, for callers that only copy the values out. */
   householdFigures(body: unknown): Result<HouseholdFigures>;
   /** `householdFigures` for a request validated already (`checkRequest`), e.g. built from typed cells. */
   householdFiguresOf(request: ValidRequest): HouseholdFigures;
+  /**
+   * The model's percentiles of peers' spending for `profile`, the household `householdFiguresOf` evaluated
+   * last (one object reused by every call: valid until the next).
+   */
+  peerBenchmarksOf(profile: Profile): PeerBenchmarks;
 }

@@ -14,13 +14,9 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Category } from '../contract/categories.js';
-import {
-  DEFAULT_SCORE_KEY,
-  type ErrorItem,
-  type ScoreResponse,
-  scoreResponseSchema,
-} from '../contract/schemas.js';
+import { DEFAULT_SCORE_KEY, type ErrorItem, type ScoreResponse } from '../contract/schemas.js';
 import { OPERATION_PATHS, PUBLIC_PATHS, SERVICE_PATHS } from '../server/endpoints.js';
+import { explainedScoreResponseSchema } from '../server/operations.js';
 import { EngineInfo, evaluateAnswerSchema } from '../server/service-schemas.js';
 import { AmountsAnswer, amountsOf } from './amounts-answer.js';
 import { CheckedAnswer, OffContractAnswer } from './checked-answer.js';
@@ -117,6 +113,10 @@ function householdOutcomes(answer: { households: readonly unknown[] }): RemoteOu
   });
 }
 
+/** The scores with their `details`, which the batch's explanation columns are read from (jobs/score). */
+const EXPLAINED_SCORE_PATH = `${OPERATION_PATHS.score}?explain=true`;
+const EXPLAINED_EVALUATE_PATH = `${SERVICE_PATHS.evaluate}?explain=true`;
+
 /**
  * What a failure worth another attempt says about the server: unreachable (`outage`, the breaker's
  * business), throttling this key (`throttled`), or failing this one request (`request`).
@@ -167,9 +167,9 @@ export class RemoteClient {
     this.retry = options.retry ?? DEFAULT_RETRY_POLICY;
     this.log = options.log ?? SILENT;
     this.scoreKey = options.scoreKey ?? DEFAULT_SCORE_KEY;
-    const scoreAnswer = new CheckedAnswer(scoreResponseSchema(this.scoreKey));
+    const scoreAnswer = new CheckedAnswer(explainedScoreResponseSchema(this.scoreKey));
     this.readScore = (body) => scoreAnswer.read(body) as ScoreResponse | OffContractAnswer | undefined;
-    this.evaluateAnswer = new CheckedAnswer(evaluateAnswerSchema(this.scoreKey, false));
+    this.evaluateAnswer = new CheckedAnswer(evaluateAnswerSchema(this.scoreKey, true));
     this.throttling = new ThrottleLog((message) => this.log.warn(message));
     this.breaker = new OutageBreaker({
       maxOutageMs: options.maxOutageMs ?? DEFAULT_MAX_OUTAGE_MS,
@@ -236,7 +236,7 @@ export class RemoteClient {
       return householdOutcomes(answer);
     };
     return new Promise((resolve, reject) => {
-      this.call(SERVICE_PATHS.evaluate, bytes, read, 0, reject, (outcome) => {
+      this.call(EXPLAINED_EVALUATE_PATH, bytes, read, 0, reject, (outcome) => {
         resolve(outcome.ok ? outcome.value : bodies.map(() => outcome));
       });
     });
@@ -263,7 +263,7 @@ export class RemoteClient {
         model = outcome;
         settle();
       });
-      this.call(OPERATION_PATHS.score, bytes, this.readScore, 0, reject, (outcome) => {
+      this.call(EXPLAINED_SCORE_PATH, bytes, this.readScore, 0, reject, (outcome) => {
         score = outcome;
         settle();
       });
@@ -397,33 +397,28 @@ export class RemoteClient {
     response: HttpResponse,
     read: AnswerReader<T>,
   ): CallOutcome<T> | Retryable {
+    if (response.status !== 200) return this.interpretFailure(path, response);
+    const value = read(response.body);
+    if (value === undefined)
+      return new Retryable(
+        'request',
+        'invalid response',
+        `HTTP 200 with a body that is not the ${path} answer`,
+      );
+    if (value instanceof OffContractAnswer) return offContract(path, value);
+    return { ok: true, value };
+  }
+
+  /** What a status other than 200 means: the row's field errors, another attempt, or the job's end. */
+  private interpretFailure(path: string, response: HttpResponse): RemoteRejection | Retryable {
     const { status } = response;
-    if (status === 200) {
-      const value = read(response.body);
-      if (value === undefined)
-        return new Retryable(
-          'request',
-          'invalid response',
-          `HTTP 200 with a body that is not the ${path} answer`,
-        );
-      if (value instanceof OffContractAnswer) return offContract(path, value);
-      return { ok: true, value };
-    }
-    const json = parseJson(response.body.toString());
     const message = messageOf(response);
     if (status === 400) {
+      const json = parseJson(response.body.toString());
       const errors = Array.isArray(json?.errors) ? (json.errors as ErrorItem[]) : [{ path: '', message }];
       return { ok: false, errors };
     }
-    if (status === 429 || status >= 500) {
-      const header = response.headers['retry-after'];
-      return new Retryable(
-        status === 429 ? 'throttled' : OUTAGE_STATUSES.has(status) ? 'outage' : 'request',
-        status === 429 ? 'HTTP 429' : 'HTTP 5xx',
-        `HTTP ${status} ${message}`,
-        retryAfterMs(typeof header === 'string' ? header : undefined),
-      );
-    }
+    if (status === 429 || status >= 500) return retryableStatus(response, message);
     if (status === 401 || status === 403) throw this.refusedKey(response);
     if (status === 404) {
       throw new RemoteFatalError(
@@ -450,6 +445,16 @@ function offContract(path: string, answer: OffContractAnswer): RemoteRejection {
     ],
     reason: 'remote: answer off the contract',
   };
+}
+
+/** A 429 (this key throttled) or 5xx answer, with the wait its Retry-After asks for. */
+function retryableStatus(response: HttpResponse, message: string): Retryable {
+  const { status } = response;
+  const header = response.headers['retry-after'];
+  const waitMs = retryAfterMs(typeof header === 'string' ? header : undefined);
+  if (status === 429) return new Retryable('throttled', 'HTTP 429', `HTTP ${status} ${message}`, waitMs);
+  const kind = OUTAGE_STATUSES.has(status) ? 'outage' : 'request';
+  return new Retryable(kind, 'HTTP 5xx', `HTTP ${status} ${message}`, waitMs);
 }
 
 /** A request that got no answer: timeouts and network errors are worth another attempt. */

@@ -13,6 +13,8 @@ import {
 import type {
   CohortStats,
   HistogramBin,
+  IndexStatistics,
+  PercentileStatistics,
   Percentiles,
   PsaStatistics,
   ScoreBand,
@@ -27,17 +29,24 @@ export class CohortAccumulator {
   readonly psa = new CountMap();
   readonly scoreX10 = new CountMap();
   readonly savingsScoreX10 = new CountMap();
+  /** The index and its percentile, ×10 like the scores (both have one decimal). */
+  readonly indexX10 = new CountMap();
+  readonly percentileX10 = new CountMap();
 
   addDistribution(distribution: CohortStats['distribution']): void {
     this.psa.addSorted(distribution.psa);
     this.scoreX10.addSorted(distribution.score_x10);
     this.savingsScoreX10.addSorted(distribution.savings_score_x10);
+    this.indexX10.addSorted(distribution.index_x10);
+    this.percentileX10.addSorted(distribution.percentile_x10);
   }
 
   addAll(other: CohortAccumulator): void {
     this.psa.addAll(other.psa);
     this.scoreX10.addAll(other.scoreX10);
     this.savingsScoreX10.addAll(other.savingsScoreX10);
+    this.indexX10.addAll(other.indexX10);
+    this.percentileX10.addAll(other.percentileX10);
   }
 }
 
@@ -130,6 +139,36 @@ function scoreBandLabel(fromX10: number | null, toX10: number | null): string {
   return `${toScore(fromX10)}–${toScore(toX10)}`;
 }
 
+/** 80 on the ×10 scale: break-even, the index of a household whose saving ability is 0. */
+const BREAK_EVEN_X10 = 800;
+
+/** The histogram of ×10 values, its bin edges in points. */
+const histogramInPoints = (sortedX10: SortedCounts, facts: DistributionFacts | null): HistogramBin[] =>
+  psaHistogram(sortedX10, facts).map(({ from, to, count }) => ({
+    from: toScore(from),
+    to: toScore(to),
+    count,
+  }));
+
+function indexStatistics(sortedX10: SortedCounts): IndexStatistics {
+  const facts = describeEntries(sortedX10);
+  const below = countBelow(sortedX10, BREAK_EVEN_X10);
+  return {
+    ...statistics(facts, SCORE_SCALE),
+    below_80_count: below,
+    below_80_share: facts === null ? null : roundTo(below / facts.count, 4),
+    histogram: histogramInPoints(sortedX10, facts),
+  };
+}
+
+/** Rows per decile of the percentile, [0, 10) … [80, 90) and [90, 100] (100.0 in the last). */
+function percentileStatistics(sortedX10: SortedCounts): PercentileStatistics {
+  const counts = binCounts(sortedX10, 0, 1000, 100);
+  const deciles = counts.slice(1, 11);
+  deciles[9] = (deciles[9] ?? 0) + (counts[11] ?? 0);
+  return { ...statistics(describeEntries(sortedX10), SCORE_SCALE), deciles };
+}
+
 function psaStatistics(sorted: SortedCounts): PsaStatistics {
   const facts = describeEntries(sorted);
   const negativeCount = countBelow(sorted, 0);
@@ -150,11 +189,21 @@ export function cohortStats(cohort: CohortAccumulator): CohortStats {
   const psa = cohort.psa.sorted();
   const scoreX10 = cohort.scoreX10.sorted();
   const savingsScoreX10 = cohort.savingsScoreX10.sorted();
+  const indexX10 = cohort.indexX10.sorted();
+  const percentileX10 = cohort.percentileX10.sorted();
   return {
     rows: psa.total(),
     psa: psaStatistics(psa),
     score: scoreStatistics(scoreX10),
     savings_score: scoreStatistics(savingsScoreX10),
-    distribution: { psa, score_x10: scoreX10, savings_score_x10: savingsScoreX10 },
+    index: indexStatistics(indexX10),
+    percentile: percentileStatistics(percentileX10),
+    distribution: {
+      psa,
+      score_x10: scoreX10,
+      savings_score_x10: savingsScoreX10,
+      index_x10: indexX10,
+      percentile_x10: percentileX10,
+    },
   };
 }

@@ -72,7 +72,17 @@ export interface ScoredRows {
   readonly netIncome: Float64Array;
   readonly age: Float64Array;
   readonly householdMembers: Float64Array;
+  /** The household type as given, null when not given. */
+  readonly householdType: readonly (string | null)[];
   readonly state: readonly (string | null)[];
+  /** The main score's index, unclamped, one decimal. */
+  readonly index: Float64Array;
+  /** The index's percentile among US households, 0.0–100.0. */
+  readonly percentile: Float64Array;
+  /** The main score's reason codes joined by `;`, '' when none. */
+  readonly reasonCodes: readonly string[];
+  /** The expense flags joined by `;` (`CODE:category`), '' when none. */
+  readonly expenseFlags: readonly string[];
   /** One column per --group-by column, in `SummaryBuilder.groupBy` order (the cell's text, '' when empty). */
   readonly groups: readonly (readonly string[])[];
 }
@@ -80,6 +90,9 @@ export interface ScoredRows {
 /** `ScoredRows` as its producer fills it: numbers set by index, texts pushed or set by index. */
 export type ScoredRowsBuffer = ScoredRows & {
   readonly state: (string | null)[];
+  readonly householdType: (string | null)[];
+  readonly reasonCodes: string[];
+  readonly expenseFlags: string[];
   readonly groups: string[][];
 };
 
@@ -91,7 +104,12 @@ export const scoredRowsBuffer = (capacity: number, groupCount: number): ScoredRo
   netIncome: new Float64Array(capacity),
   age: new Float64Array(capacity),
   householdMembers: new Float64Array(capacity),
+  householdType: [],
   state: [],
+  index: new Float64Array(capacity),
+  percentile: new Float64Array(capacity),
+  reasonCodes: [],
+  expenseFlags: [],
   groups: Array.from({ length: groupCount }, () => []),
 });
 
@@ -185,6 +203,15 @@ export const DEFAULT_DIMENSIONS: readonly Dimension[] = [
   bandDimension('age_band', AGE_BANDS, (rows) => rows.age),
   bandDimension('income_band', INCOME_BANDS, (rows) => rows.netIncome),
   bandDimension('household_size', HOUSEHOLD_SIZE_BANDS, (rows) => rows.householdMembers),
+  {
+    name: 'household_type',
+    kind: 'default',
+    cohortNumbers: () => new CohortNumbers(),
+    cohortsOf: (rows, count, numbers, out) => {
+      for (let k = 0; k < count; k++) out[k] = numbers.numberOf(rows.householdType[k] ?? UNKNOWN);
+    },
+    compare: byCodeUnits,
+  },
 ];
 
 /** The `index`-th --group-by dimension, named after its column. */

@@ -7,6 +7,7 @@ import { basename, extname } from 'node:path';
 import { AGE_BANDS, HOUSEHOLD_SIZE_BANDS, INCOME_BANDS } from './cohorts.js';
 import { PERCENTILES } from './count-map.js';
 import { escapeHtml, formatCount, formatDollars, formatScore, formatShare } from './format.js';
+import { indexSection, MIN_READABLE_COHORT, tooSmallMark } from './index-section.js';
 import type { Cohort, CohortStats, DimensionSummary, Percentiles, Summary } from './summary-schema.js';
 import {
   COLORS,
@@ -26,6 +27,7 @@ const DIMENSION_TITLES: Readonly<Record<string, string>> = {
   age_band: 'By age of the reference person',
   income_band: 'By net (take-home) annual income',
   household_size: 'By household size',
+  household_type: 'By household type',
 };
 
 const STYLE = `
@@ -48,6 +50,7 @@ th, td { padding: 4px 10px; border-bottom: 1px solid var(--rule); text-align: ri
 th { font-size: 12px; color: var(--muted); font-weight: 600; }
 tbody th { font-size: inherit; color: var(--ink); }
 table.cohorts { width: 100%; }
+.too-small { color: var(--muted); font-weight: normal; font-style: italic; }
 th:first-child, td:first-child { text-align: left; }
 td.chart-cell { padding: 2px 8px; }
 .chart { max-width: 100%; height: auto; }
@@ -169,7 +172,7 @@ function stripScale(cohorts: readonly Cohort[]): StripScale {
 
 function cohortRow(cohort: Cohort, scale: StripScale, id: string): string {
   const { psa, score } = cohort;
-  const name = escapeHtml(cohort.value);
+  const name = escapeHtml(cohort.value) + tooSmallMark(cohort.rows);
   const range = psa.percentiles
     ? rangeStrip(psa.percentiles, scale, {
         id: `${id}-range`,
@@ -201,7 +204,7 @@ function cohortRow(cohort: Cohort, scale: StripScale, id: string): string {
     median(psa),
   )}</td><td class="chart-cell">${range}</td><td>${formatShare(psa.negative_share)}</td><td class="chart-cell">${negative}</td><td class="chart-cell">${bands}</td><td>${formatScore(
     median(score),
-  )}</td></tr>`;
+  )}</td><td>${formatScore(cohort.index.percentiles?.p50 ?? null)}</td><td>${formatShare(cohort.index.below_80_share)}</td></tr>`;
 }
 
 function dimensionTable(dimension: DimensionSummary, index: number): string {
@@ -221,7 +224,8 @@ function dimensionTable(dimension: DimensionSummary, index: number): string {
   const scale = stripScale(shown);
   const head =
     '<tr><th scope="col">Cohort</th><th scope="col">Households</th><th scope="col">Mean PSA</th><th scope="col">Median PSA</th>' +
-    '<th scope="col">PSA 10th–90th pct.</th><th scope="col" colspan="2">Negative PSA</th><th scope="col">Score bands</th><th scope="col">Median score</th></tr>';
+    '<th scope="col">PSA 10th–90th pct.</th><th scope="col" colspan="2">Negative PSA</th><th scope="col">Score bands</th><th scope="col">Median score</th>' +
+    '<th scope="col">Median index</th><th scope="col">Index under 80</th></tr>';
   const rows = shown.map((cohort, i) => cohortRow(cohort, scale, `cohort-${index}-${i}`)).join('');
   return `<h3>${escapeHtml(title)}</h3>${note}<table class="cohorts"><thead>${head}</thead><tbody>${rows}</tbody></table>`;
 }
@@ -229,7 +233,8 @@ function dimensionTable(dimension: DimensionSummary, index: number): string {
 function cohortSection(summary: Summary): string {
   return `<section aria-labelledby="cohorts"><h2 id="cohorts">Cohorts</h2>
 <p>PSA range strips share one scale per table (the dark line is zero, the black mark the median).
-Cohorts without the field in the input are shown as "unknown".</p>
+Cohorts without the field in the input are shown as "unknown". Cohorts of fewer than ${MIN_READABLE_COHORT} households
+are marked too small to read: one household more or less moves their figures by several points.</p>
 ${bandLegend(summary.overall)}
 ${summary.dimensions.map(dimensionTable).join('\n')}</section>`;
 }
@@ -319,6 +324,7 @@ export function renderReport(summary: Summary): string {
 ${headline(summary)}
 ${psaSection(summary.overall)}
 ${scoreSection(summary.overall)}
+${indexSection(summary)}
 ${cohortSection(summary)}
 ${rejectsSection(summary)}
 ${aboutSection(summary)}

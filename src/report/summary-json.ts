@@ -171,6 +171,8 @@ const sortedDistribution = (json: DistributionJson): Distribution => ({
   psa: SortedCounts.fromPairs(json.psa),
   score_x10: SortedCounts.fromPairs(json.score_x10),
   savings_score_x10: SortedCounts.fromPairs(json.savings_score_x10),
+  index_x10: SortedCounts.fromPairs(json.index_x10),
+  percentile_x10: SortedCounts.fromPairs(json.percentile_x10),
 });
 
 /**

@@ -10,7 +10,7 @@ import Type, { type Static, type TSchema } from '../vendor/typebox.js';
 import type { SortedCounts } from './count-map.js';
 
 export const SUMMARY_FORMAT = 'outlay-summary';
-export const SUMMARY_VERSION = 1;
+export const SUMMARY_VERSION = 2;
 
 const Count = Type.Integer({ minimum: 0 });
 const OrNull = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -68,8 +68,32 @@ const ScoreStatistics = Type.Object(
   { additionalProperties: false },
 );
 
+/** The main score's index (unclamped): its statistics, how many rows are under break-even, a histogram. */
+const IndexStatistics = Type.Object(
+  {
+    ...Statistics,
+    /** Rows with an index under 80 (saving ability below 0), and their share, 4 decimals. */
+    below_80_count: Count,
+    below_80_share: OrNull(Type.Number()),
+    histogram: Type.Array(Bin),
+  },
+  { additionalProperties: false },
+);
+
+/** The index's percentile among US households: statistics and the rows per decile [0, 10), …, [90, 100]. */
+const PercentileStatistics = Type.Object(
+  { ...Statistics, deciles: Type.Array(Count, { minItems: 10, maxItems: 10 }) },
+  { additionalProperties: false },
+);
+
 const Distribution = Type.Object(
-  { psa: CountEntries, score_x10: CountEntries, savings_score_x10: CountEntries },
+  {
+    psa: CountEntries,
+    score_x10: CountEntries,
+    savings_score_x10: CountEntries,
+    index_x10: CountEntries,
+    percentile_x10: CountEntries,
+  },
   { additionalProperties: false },
 );
 
@@ -78,6 +102,8 @@ const cohortProperties = {
   psa: PsaStatistics,
   score: ScoreStatistics,
   savings_score: ScoreStatistics,
+  index: IndexStatistics,
+  percentile: PercentileStatistics,
   distribution: Distribution,
 };
 
@@ -115,6 +141,9 @@ export const Meta = Type.Object(
     merged_shards: OrNull(Type.Integer({ minimum: 1 })),
     model_version: Type.String(),
     engine: Engine,
+    /** The score's basis and profile (`--basis`, `--score-profile`; docs/scores.md). */
+    basis: Type.Union([Type.Literal('stated'), Type.Literal('benchmark')]),
+    score_profile: Type.Union([Type.Literal('standard'), Type.Literal('fair-lending')]),
     started_at: Type.String(),
     finished_at: Type.String(),
     /** Milliseconds per phase; summed over shards by a merge. */
@@ -141,6 +170,10 @@ export const Summary = Type.Object(
     group_by: Type.Array(Type.String()),
     counts: Counts,
     overall: CohortStats,
+    /** Scored rows per reason code of the main score (a row counts once for each of its codes). */
+    reason_codes: Type.Record(Type.String(), Count),
+    /** Scored rows per expense flag, `CODE:category` or `CODE` for a total. */
+    expense_flags: Type.Record(Type.String(), Count),
     dimensions: Type.Array(DimensionSummary),
   },
   { additionalProperties: false },
@@ -162,6 +195,8 @@ export type Summary = Omit<SummaryJson, 'overall' | 'dimensions'> & {
 export type SummaryMetaJson = Static<typeof Meta>;
 export type PsaStatistics = Static<typeof PsaStatistics>;
 export type ScoreStatistics = Static<typeof ScoreStatistics>;
+export type IndexStatistics = Static<typeof IndexStatistics>;
+export type PercentileStatistics = Static<typeof PercentileStatistics>;
 export type HistogramBin = Static<typeof Bin>;
 export type ScoreBand = Static<typeof ScoreBand>;
 export type Percentiles = Static<typeof Percentiles>;

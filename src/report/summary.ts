@@ -31,6 +31,13 @@ export interface ScoredRowStats {
   readonly age: number | undefined;
   readonly netIncome: number;
   readonly householdMembers: number | undefined;
+  readonly householdType: string | undefined;
+  /** The main score's index, unclamped, one decimal, and its percentile, one decimal. */
+  readonly index: number;
+  readonly percentile: number;
+  /** Reason codes and expense flags as the scored file writes them (joined by `;`). */
+  readonly reasonCodes: string;
+  readonly expenseFlags: string;
   /** --group-by column name → the row's cell text. */
   readonly groups: Readonly<Record<string, string>>;
 }
@@ -43,6 +50,8 @@ export interface SummaryMeta {
   readonly shard: { readonly index: number; readonly count: number } | null;
   readonly modelVersion: string;
   readonly engine: 'local' | 'remote';
+  readonly basis: 'stated' | 'benchmark';
+  readonly scoreProfile: 'standard' | 'fair-lending';
   readonly startedAt: string;
   readonly finishedAt: string;
   /** Milliseconds per phase. */
@@ -58,6 +67,9 @@ export interface SummaryMeta {
  */
 class SummaryState {
   readonly rejectedByReason = new Map<string, number>();
+  /** Scored rows per reason code, and per expense flag. */
+  readonly reasonCodes = new Map<string, number>();
+  readonly expenseFlags = new Map<string, number>();
   /** One per dimension, in the summary's order of dimensions. */
   readonly cohorts: DimensionCohorts[];
 
@@ -71,7 +83,7 @@ class SummaryState {
   }
 
   addRejected(reason: string, count: number): void {
-    this.rejectedByReason.set(reason, (this.rejectedByReason.get(reason) ?? 0) + count);
+    addCount(this.rejectedByReason, reason, count);
   }
 
   toSummary(groupBy: readonly string[], meta: SummaryMetaJson): Summary {
@@ -83,7 +95,7 @@ class SummaryState {
     );
     for (const [, cohort] of fewest ?? []) all.addAll(cohort);
     const overall = cohortStats(all);
-    const rejected = [...this.rejectedByReason].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const rejected = sortedEntries(this.rejectedByReason);
     const rowsRejected = rejected.reduce((total, [, count]) => total + count, 0);
     return {
       format: SUMMARY_FORMAT,
@@ -97,6 +109,8 @@ class SummaryState {
         rejected_by_reason: Object.fromEntries(rejected),
       },
       overall,
+      reason_codes: Object.fromEntries(sortedEntries(this.reasonCodes)),
+      expense_flags: Object.fromEntries(sortedEntries(this.expenseFlags)),
       dimensions: this.cohorts.map(({ dimension }, i) => ({
         name: dimension.name,
         kind: dimension.kind,
@@ -107,6 +121,20 @@ class SummaryState {
       })),
     };
   }
+}
+
+// Code-unit order rather than localeCompare: the summary must not depend on the machine's locale.
+const sortedEntries = (counts: Map<string, number>): [string, number][] =>
+  [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+
+const addCount = (counts: Map<string, number>, key: string, count: number): void => {
+  counts.set(key, (counts.get(key) ?? 0) + count);
+};
+
+/** Counts each item of a `;`-joined list ('' holds none). */
+function countItems(counts: Map<string, number>, joined: string): void {
+  if (joined === '') return;
+  for (const item of joined.split(';')) addCount(counts, item, 1);
 }
 
 /** One dimension's cohorts: an accumulator per cohort number, made when the cohort's first row comes. */
@@ -147,6 +175,14 @@ function scoreKey(score: number, field: string): number {
   return key;
 }
 
+/** An index or percentile ×10, exactly (they have one decimal, but no bounds). */
+function tenthsKey(value: number, field: string): number {
+  const key = Math.round(value * 10);
+  if (!Number.isSafeInteger(key) || key / 10 !== value)
+    throw new Error(`summary: ${field} ${value} does not have exactly one decimal`);
+  return key;
+}
+
 export class SummaryBuilder {
   readonly #groupBy: readonly string[];
   readonly #state: SummaryState;
@@ -154,6 +190,8 @@ export class SummaryBuilder {
   #cohorts = new Int32Array(0);
   #scoreX10 = new Float64Array(0);
   #savingsScoreX10 = new Float64Array(0);
+  #indexX10 = new Float64Array(0);
+  #percentileX10 = new Float64Array(0);
   /** One row as a batch of one, for `addScored`. */
   readonly #single: ScoredRowsBuffer;
 
@@ -177,17 +215,25 @@ export class SummaryBuilder {
       this.#cohorts = new Int32Array(count);
       this.#scoreX10 = new Float64Array(count);
       this.#savingsScoreX10 = new Float64Array(count);
+      this.#indexX10 = new Float64Array(count);
+      this.#percentileX10 = new Float64Array(count);
     }
     const { psa } = rows;
     const scoreX10 = this.#scoreX10;
     const savingsScoreX10 = this.#savingsScoreX10;
+    const indexX10 = this.#indexX10;
+    const percentileX10 = this.#percentileX10;
+    const state = this.#state;
     for (let k = 0; k < count; k++) {
       if (!Number.isSafeInteger(psa[k]))
         throw new Error(`summary: PSA ${psa[k]} is not a whole number of dollars`);
       scoreX10[k] = scoreKey(rows.score[k]!, 'score');
       savingsScoreX10[k] = scoreKey(rows.savingsScore[k]!, 'savings score');
+      indexX10[k] = tenthsKey(rows.index[k]!, 'index');
+      percentileX10[k] = tenthsKey(rows.percentile[k]!, 'percentile');
+      countItems(state.reasonCodes, rows.reasonCodes[k]!);
+      countItems(state.expenseFlags, rows.expenseFlags[k]!);
     }
-    const state = this.#state;
     const cohorts = this.#cohorts;
     for (let i = 0; i < state.cohorts.length; i++) {
       const dimensionCohorts = state.cohorts[i]!;
@@ -197,6 +243,8 @@ export class SummaryBuilder {
         cohort.psa.add(psa[k]!);
         cohort.scoreX10.add(scoreX10[k]!);
         cohort.savingsScoreX10.add(savingsScoreX10[k]!);
+        cohort.indexX10.add(indexX10[k]!);
+        cohort.percentileX10.add(percentileX10[k]!);
       }
     }
   }
@@ -209,7 +257,12 @@ export class SummaryBuilder {
     single.netIncome[0] = row.netIncome;
     single.age[0] = row.age ?? Number.NaN;
     single.householdMembers[0] = row.householdMembers ?? Number.NaN;
+    single.householdType[0] = row.householdType ?? null;
     single.state[0] = row.state;
+    single.index[0] = row.index;
+    single.percentile[0] = row.percentile;
+    single.reasonCodes[0] = row.reasonCodes;
+    single.expenseFlags[0] = row.expenseFlags;
     this.#groupBy.forEach((name, g) => {
       single.groups[g]![0] = row.groups[name] ?? '';
     });
@@ -228,6 +281,8 @@ export class SummaryBuilder {
       merged_shards: null,
       model_version: meta.modelVersion,
       engine: meta.engine,
+      basis: meta.basis,
+      score_profile: meta.scoreProfile,
       started_at: meta.startedAt,
       finished_at: meta.finishedAt,
       timings: { ...meta.timings },
@@ -253,6 +308,10 @@ export function mergeSummaries(summaries: readonly Summary[]): Summary {
   for (const summary of summaries) {
     for (const [reason, count] of Object.entries(summary.counts.rejected_by_reason))
       state.addRejected(reason, count);
+    for (const [code, count] of Object.entries(summary.reason_codes))
+      addCount(state.reasonCodes, code, count);
+    for (const [flag, count] of Object.entries(summary.expense_flags))
+      addCount(state.expenseFlags, flag, count);
     summary.dimensions.forEach((dimension, i) => {
       for (const cohort of dimension.cohorts) {
         state.cohort(i, cohort.value).addDistribution(cohort.distribution);
@@ -267,6 +326,8 @@ export function mergeSummaries(summaries: readonly Summary[]): Summary {
     merged_shards: shardCount,
     model_version: first.meta.model_version,
     engine: first.meta.engine,
+    basis: first.meta.basis,
+    score_profile: first.meta.score_profile,
     started_at: earliest(metas.map((m) => m.started_at)),
     finished_at: latest(metas.map((m) => m.finished_at)),
     timings: sumTimings(metas.map((m) => m.timings)),
@@ -284,6 +345,8 @@ function checkSameRun(summaries: readonly Summary[], first: Summary): void {
   // Two files of one name (e.g. yesterday's and today's) must not merge; an older summary records none.
   mustAgree('input contents (SHA-256)', (s) => s.meta.input_sha256 ?? 'not recorded');
   mustAgree('engines', (s) => s.meta.engine);
+  mustAgree('score bases', (s) => s.meta.basis);
+  mustAgree('score profiles', (s) => s.meta.score_profile);
   mustAgree('--group-by columns', (s) => JSON.stringify(s.group_by));
   const expected = dimensionsFor(first.group_by).map((d) => d.name);
   for (const summary of summaries) {

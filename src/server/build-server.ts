@@ -77,8 +77,8 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     retryAfter: 10,
   });
 
-  registerOperationRoutes(app, engine);
-  registerServiceRoutes(app, engine);
+  registerOperationRoutes(app, engine, { profile: config.scoreProfile });
+  registerServiceRoutes(app, engine, { profile: config.scoreProfile });
   registerPublicRoutes(app);
   registerDocsPage(
     app,

@@ -4,6 +4,8 @@
  * environment variables into this, and buildServer never reads the environment.
  */
 
+import type { ScoreProfile } from '../engine/score-details.js';
+
 /** Lowest TLS version the server accepts. */
 export type TlsMinVersion = 'TLSv1.2' | 'TLSv1.3';
 
@@ -47,6 +49,11 @@ export interface ServerConfig {
    * only from the x-api-key header, which a cross-site "simple request" cannot carry (docs/api.md, Security).
    */
   readonly acceptTextPlainJson: boolean;
+  /**
+   * How the scores operation computes the score: `fair-lending` without age and household type (budgets
+   * and models still use them; docs/scores.md). Unset: `standard`.
+   */
+  readonly scoreProfile?: ScoreProfile;
 }
 
 export const DEFAULT_SERVER_CONFIG: ServerConfig = {

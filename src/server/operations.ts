@@ -13,7 +13,7 @@ import {
 import { ModelRangesResponse } from '../engine/model-ranges.js';
 import { ScoreDetails } from '../engine/score-details.js';
 import { withAliases } from '../engine/transform.js';
-import type { Engine, Result } from '../engine/types.js';
+import type { Engine, Result, ScoreRunOptions } from '../engine/types.js';
 import type { Scope } from '../keys/keys-file.js';
 import Type, { type TSchema } from '../vendor/typebox.js';
 import { OPERATION_PATHS } from './endpoints.js';
@@ -25,7 +25,7 @@ export interface Operation {
   readonly summary: string;
   readonly responseName: string;
   responseSchema(scoreKey: string): TSchema;
-  run(engine: Engine, body: unknown): Result<object>;
+  run(engine: Engine, body: unknown, options: ScoreRunOptions): Result<object>;
   /** The operation's answer with its query flag set (`?explain=true`, `?ranges=true`), where it has one. */
   readonly explained?: ExplainedOperation;
   /** The answer's shape with a `transformer` in the request, for an operation that answers amounts. */
@@ -49,7 +49,7 @@ export interface ExplainedOperation {
   readonly exampleFields: object;
   readonly responseName: string;
   responseSchema(scoreKey: string): TSchema;
-  run(engine: Engine, body: unknown): Result<object>;
+  run(engine: Engine, body: unknown, options: ScoreRunOptions): Result<object>;
 }
 
 export const OPERATIONS: readonly Operation[] = [
@@ -70,7 +70,7 @@ export const OPERATIONS: readonly Operation[] = [
     summary: 'Predicted saving ability (monthly) and the cash-flow scores, as strings.',
     responseName: 'ScoreResponse',
     responseSchema: (scoreKey) => scoreResponseSchema(scoreKey),
-    run: (engine, body) => engine.score(body),
+    run: (engine, body, options) => engine.score(body, options),
     explained: {
       flag: {
         name: 'explain',
@@ -83,7 +83,7 @@ export const OPERATIONS: readonly Operation[] = [
       exampleFields: { loan: { monthly_payment: 250 }, options: { basis: 'stated' } },
       responseName: 'ExplainedScoreResponse',
       responseSchema: explainedScoreResponseSchema,
-      run: (engine, body) => engine.explainedScore(body),
+      run: (engine, body, options) => engine.explainedScore(body, options),
     },
   },
   {

@@ -41,6 +41,7 @@ export interface RunServerOptions {
     | 'trustProxy'
     | 'redisUrl'
     | 'acceptTextPlainJson'
+    | 'scoreProfile'
   >;
   readonly modelPath?: string;
   readonly geoDir?: string;

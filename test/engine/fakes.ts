@@ -10,6 +10,11 @@ import {
   SAVINGS_INDEX,
   SPENDING_CATEGORY_COUNT,
 } from '../../src/contract/categories.js';
+import {
+  QUANTILE_STEPS,
+  SCORE_REFERENCE_FORMAT,
+  type ScoreReference,
+} from '../../src/engine/score-reference.js';
 import type { Geography, GeoResolver } from '../../src/geo/types.js';
 import type { Profile, SpendingModel } from '../../src/model/types.js';
 
@@ -78,3 +83,20 @@ export const fakeGeo: GeoResolver = {
           rppScope: 'national',
         },
 };
+
+/**
+ * A score reference for a model of `modelVersion`: indices spread evenly from -20 to 120 (percentile p at
+ * index -20 + 1.4 p), so that a percentile is easy to work out by hand.
+ */
+export function fakeReference(modelVersion: string): ScoreReference {
+  const quantiles = Array.from({ length: QUANTILE_STEPS + 1 }, (_, i) => -20 + (140 * i) / QUANTILE_STEPS);
+  return {
+    format: SCORE_REFERENCE_FORMAT,
+    version: 'fake-reference-1',
+    modelVersion,
+    build: { command: 'test/engine/fakes.ts', sources: {}, notes: [] },
+    population: { households: 1, weight: 1 },
+    outlayIndex: quantiles,
+    fairLendingIndex: quantiles,
+  };
+}

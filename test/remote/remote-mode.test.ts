@@ -16,11 +16,11 @@ import { InProcessScorer } from '../../jobs/score/local-scorer.js';
 import { RemoteScorer } from '../../jobs/score/remote-scorer.js';
 import { createEngine } from '../../src/engine/create-engine.js';
 import { RemoteClient } from '../../src/remote/client.js';
-import { fakeGeo, fakeModel } from '../engine/fakes.js';
+import { fakeGeo, fakeModel, fakeReference } from '../engine/fakes.js';
 import { householdsCsv, scoreJobOptions, tempDir } from '../jobs/score/helpers.js';
 import { startTestServer, type TestServer } from '../server/helpers.js';
 
-const engine = createEngine({ model: fakeModel(), geo: fakeGeo });
+const engine = createEngine({ model: fakeModel(), geo: fakeGeo, reference: fakeReference('fake-1') });
 let server: TestServer;
 let dir: string;
 let input: string;

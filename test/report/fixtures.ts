@@ -8,6 +8,8 @@ export const META: SummaryMeta = {
   shard: null,
   modelVersion: 'test-model-1',
   engine: 'local',
+  basis: 'stated',
+  scoreProfile: 'standard',
   startedAt: '2026-01-01T00:00:00.000Z',
   finishedAt: '2026-01-01T00:01:00.000Z',
   timings: { read: 10, score: 100 },
@@ -26,6 +28,11 @@ export const row = (fields: Partial<ScoredRowStats> = {}): ScoredRowStats => ({
   age: 40,
   netIncome: 60_000,
   householdMembers: 2,
+  householdType: undefined,
+  index: 70,
+  percentile: 50,
+  reasonCodes: '',
+  expenseFlags: '',
   groups: {},
   ...fields,
 });
@@ -48,6 +55,8 @@ export function summaryJsonReference(summary: Summary): string {
     psa: marked(d.psa),
     score_x10: marked(d.score_x10),
     savings_score_x10: marked(d.savings_score_x10),
+    index_x10: marked(d.index_x10),
+    percentile_x10: marked(d.percentile_x10),
   });
   const json = {
     ...summary,

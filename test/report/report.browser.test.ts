@@ -27,7 +27,10 @@ type Measurable = {
 
 if (CHROMIUM_SKIP_REASON !== null) console.warn(`skipping the report browser test: ${CHROMIUM_SKIP_REASON}`);
 
-/** 600 households with a spread of PSA (some negative) and scores, in three states. */
+/**
+ * 600 households with a spread of PSA (some negative), scores, indices, percentiles, reasons and flags, in
+ * three states; 10 of them single persons, a cohort too small to read.
+ */
 function sampleSummary() {
   const builder = new SummaryBuilder({ groupBy: [] });
   for (let i = 0; i < 600; i += 1) {
@@ -38,6 +41,11 @@ function sampleSummary() {
         savingsScore: ((i * 7) % 1000) / 10,
         state: ['CA', 'TX', 'NY'][i % 3]!,
         age: 18 + (i % 70),
+        householdType: i < 10 ? 'single_person' : undefined,
+        index: (((i * 17) % 2400) - 600) / 10,
+        percentile: ((i * 29) % 1001) / 10,
+        reasonCodes: ['', 'INCOME_BELOW_PEER_SPENDING', 'HIGH_FOOD_HOME;OTHER_DEBT_PAYMENTS'][i % 3]!,
+        expenseFlags: i % 5 === 0 ? 'BELOW_PEERS:food_home' : '',
       }),
     );
   }
@@ -106,7 +114,7 @@ describe.skipIf(CHROMIUM_SKIP_REASON !== null)('report.html in headless Chromium
   it('draws the PSA histogram and score-band chart with visible, non-blank marks', async () => {
     const page = await browser.context.newPage();
     await page.goto(reportUrl);
-    for (const id of ['psa-histogram', 'score-bands']) {
+    for (const id of ['psa-histogram', 'score-bands', 'index-histogram', 'percentile-deciles']) {
       const chart = page.locator(`svg[aria-labelledby^="${id}-title"]`);
       const box = await chart.boundingBox();
       expect(box?.width, id).toBeGreaterThan(300);
@@ -134,9 +142,29 @@ describe.skipIf(CHROMIUM_SKIP_REASON !== null)('report.html in headless Chromium
         return box.width * box.height;
       }),
     );
-    // 3 states + 7 age bands + 1 income band + 1 household size, three strips each.
-    expect(strips).toHaveLength(36);
+    // 3 states + 7 age bands + 1 income band + 1 household size + 2 household types, three strips each.
+    expect(strips).toHaveLength(42);
     expect(strips.every((area) => area > 0)).toBe(true);
+    await page.close();
+  });
+
+  it('explains the scale, lists reason and flag frequencies, and marks the cohort of 10 too small to read', async () => {
+    const page = await browser.context.newPage();
+    await page.goto(reportUrl);
+    const scale = (await page.locator('section[aria-labelledby="index"]').textContent()) ?? '';
+    expect(scale).toContain('80 is break-even');
+    expect(scale).toContain('one point is 1\u00a0% of take-home pay');
+    expect(scale).toContain('clamped to 0–100');
+    const reasons = await page.locator('table.frequencies').first().locator('tbody tr').allInnerTexts();
+    expect(reasons.map((text) => text.split('\t').slice(0, 2))).toEqual([
+      ['HIGH_FOOD_HOME', '200'],
+      ['INCOME_BELOW_PEER_SPENDING', '200'],
+      ['OTHER_DEBT_PAYMENTS', '200'],
+    ]);
+    const flags = await page.locator('table.frequencies').nth(1).locator('tbody tr').allInnerTexts();
+    expect(flags.map((text) => text.split('\t').slice(0, 2))).toEqual([['BELOW_PEERS:food_home', '120']]);
+    const marked = await page.locator('table.cohorts th:has(.too-small)').allInnerTexts();
+    expect(marked).toEqual(['single_person too small to read (under 30 households)']);
     await page.close();
   });
 });

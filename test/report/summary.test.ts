@@ -232,6 +232,11 @@ const rowArbitrary = fc.record({
   age: fc.option(fc.integer({ min: 15, max: 120 }), { nil: undefined }),
   netIncome: fc.integer({ min: 1, max: 400_000 }),
   householdMembers: fc.option(fc.integer({ min: 1, max: 20 }), { nil: undefined }),
+  householdType: fc.option(fc.constantFrom('married_couple', 'single_person'), { nil: undefined }),
+  indexX10: fc.integer({ min: -5000, max: 3000 }),
+  percentileX10: fc.integer({ min: 0, max: 1000 }),
+  reasonCodes: fc.constantFrom('', 'INCOME_BELOW_PEER_SPENDING', 'HIGH_FOOD_HOME;OTHER_DEBT_PAYMENTS'),
+  expenseFlags: fc.constantFrom('', 'BELOW_PEERS:food_home'),
   segment: fc.constantFrom('alpha', 'beta', '<b>&"', ''),
   rejectReason: fc.option(fc.constantFrom('zip', 'income'), { nil: undefined, freq: 5 }),
   shard: fc.nat(),
@@ -252,6 +257,11 @@ function addRow(builder: SummaryBuilder, r: GeneratedRow): void {
     age: r.age,
     netIncome: r.netIncome,
     householdMembers: r.householdMembers,
+    householdType: r.householdType,
+    index: r.indexX10 / 10,
+    percentile: r.percentileX10 / 10,
+    reasonCodes: r.reasonCodes,
+    expenseFlags: r.expenseFlags,
     groups: { segment: r.segment },
   });
 }

@@ -5,6 +5,7 @@
  */
 import type { Level } from 'pino';
 import type { Argv, CommandModule } from 'yargs';
+import { SCORE_PROFILES, type ScoreProfile } from '../../engine/score-details.js';
 import { DEFAULT_SERVER_CONFIG, type TlsMinVersion } from '../../server/config.js';
 
 interface ServeOption {
@@ -79,6 +80,12 @@ const SERVE_OPTIONS = {
     env: 'OUTLAY_SCORE_KEY',
     describe: 'Key of the main score in score responses (default OUTLAY)',
   },
+  'score-profile': {
+    env: 'OUTLAY_SCORE_PROFILE',
+    describe:
+      'standard, or fair-lending: scores computed without age and household type; budgets and models still use them',
+    default: 'standard',
+  },
   'log-level': {
     env: 'OUTLAY_LOG_LEVEL',
     describe: 'fatal, error, warn, info, debug, trace or silent',
@@ -147,6 +154,13 @@ function positiveInteger(flag: string, value: string | number | undefined): numb
   return number;
 }
 
+function scoreProfile(value: string | number | undefined): ScoreProfile {
+  const profile = SCORE_PROFILES.find((name) => name === value);
+  if (profile === undefined)
+    throw new Error(`--score-profile must be one of ${SCORE_PROFILES.join(', ')}, got '${value}'`);
+  return profile;
+}
+
 const optionalString = (value: string | number | undefined) =>
   value === undefined ? undefined : String(value);
 
@@ -189,6 +203,7 @@ async function handler(args: ServeArgs): Promise<void> {
       trustProxy: trustProxy(args['trust-proxy']),
       redisUrl,
       acceptTextPlainJson: booleanFlag('accept-text-plain', args['accept-text-plain']),
+      scoreProfile: scoreProfile(args['score-profile']),
     },
     modelPath: optionalString(args.model),
     geoDir: optionalString(args['geo-dir']),

@@ -7,7 +7,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import { invalidRequest } from '../../contract/validate.js';
 import { transformerOf } from '../../engine/transform.js';
-import type { Engine } from '../../engine/types.js';
+import type { Engine, ScoreRunOptions } from '../../engine/types.js';
 import { OPERATIONS, type Operation } from '../operations.js';
 
 /** Fastify leaves the body undefined only when a request has neither content-type nor body. */
@@ -16,14 +16,20 @@ export const NO_BODY = invalidRequest([
 ]);
 
 /** The operation's answer to a body: plain, or with its query flag (?explain=true, ?ranges=true) flagged. */
-function answer(engine: Engine, operation: Operation, request: FastifyRequest, reply: FastifyReply): void {
+function answer(
+  engine: Engine,
+  operation: Operation,
+  options: ScoreRunOptions,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
   const flag = operation.explained?.flag.name;
   const explained = flag === undefined ? false : flagRequested(request.query, flag);
   if (explained === undefined) {
     reply.code(400).send(badFlag(flag!));
     return;
   }
-  const result = (explained ? operation.explained! : operation).run(engine, request.body);
+  const result = (explained ? operation.explained! : operation).run(engine, request.body, options);
   if (!result.ok) reply.code(400).send(result.error);
   // The route's response schema serialises the plain answer only; an explained or aliased one goes as
   // plain JSON.
@@ -42,7 +48,11 @@ function flagRequested(query: unknown, name: string): boolean | undefined {
   return value === 'true' ? true : undefined;
 }
 
-export function registerOperationRoutes(app: FastifyInstance, engine: Engine): void {
+export function registerOperationRoutes(
+  app: FastifyInstance,
+  engine: Engine,
+  options: ScoreRunOptions = {},
+): void {
   for (const operation of OPERATIONS) {
     const route: RouteShorthandOptions = {
       config: { scope: operation.scope },
@@ -54,7 +64,7 @@ export function registerOperationRoutes(app: FastifyInstance, engine: Engine): v
         reply.code(400).send(NO_BODY);
         return;
       }
-      answer(engine, operation, request, reply);
+      answer(engine, operation, options, request, reply);
     });
   }
 }

@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ErrorItem, InvalidRequestBody } from '../../contract/schemas.js';
 import { invalidRequest } from '../../contract/validate.js';
-import type { Engine } from '../../engine/types.js';
+import type { Engine, ScoreRunOptions } from '../../engine/types.js';
 import { SCOPES } from '../../keys/keys-file.js';
 import { Compile } from '../../vendor/typebox.js';
 import { SERVICE_PATHS } from '../endpoints.js';
@@ -75,17 +75,27 @@ function describe(raw: RawError): ErrorItem[] {
 const rejection = (error: InvalidRequestBody, index: number) =>
   invalidRequest(error.errors.map(({ path, message }) => ({ path: `/households/${index}${path}`, message })));
 
-/** A household's answer, or its rejection. */
-function evaluateOne(engine: Engine, body: unknown, index: number, explained: boolean): object {
+/** A household's answer, or its rejection; the score as the scores operation gives it with `options`. */
+function evaluateOne(
+  engine: Engine,
+  body: unknown,
+  index: number,
+  explained: boolean,
+  options: ScoreRunOptions,
+): object {
   const result = engine.household(body);
   if (!result.ok) return rejection(result.error, index);
   const { budget, model, score } = result.value;
-  if (!explained) return { budget, model, score };
-  const withDetails = engine.explainedScore(body);
-  return withDetails.ok ? { budget, model, score: withDetails.value } : rejection(withDetails.error, index);
+  if (!explained && options.profile === undefined) return { budget, model, score };
+  const scored = explained ? engine.explainedScore(body, options) : engine.score(body, options);
+  return scored.ok ? { budget, model, score: scored.value } : rejection(scored.error, index);
 }
 
-export function registerServiceRoutes(app: FastifyInstance, engine: Engine): void {
+export function registerServiceRoutes(
+  app: FastifyInstance,
+  engine: Engine,
+  options: ScoreRunOptions = {},
+): void {
   const info = JSON.stringify(engineInfoOf(engine));
   app.get(SERVICE_PATHS.engine, { config: { scope: 'any-key' } }, (_request, reply) => {
     reply.type('application/json; charset=utf-8').send(info);
@@ -101,7 +111,7 @@ export function registerServiceRoutes(app: FastifyInstance, engine: Engine): voi
       else if (!envelope.Check(body)) reply.code(400).send(invalidRequest(envelopeErrors(body)));
       else {
         const households = (body as { households: unknown[] }).households.map((household, index) =>
-          evaluateOne(engine, household, index, explained),
+          evaluateOne(engine, household, index, explained, options),
         );
         // One serialisation of the whole answer: its items are objects of two shapes.
         reply.serializer(JSON.stringify).send({ households });

@@ -19,14 +19,24 @@ import {
 } from 'apache-arrow';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cellJson, zooColumns } from './arrow-zoo.js';
-import { runCli, tempDir, writeTestArtifact } from './helpers.js';
+import { modelArgs, runCli, tempDir, writeTestArtifact } from './helpers.js';
 
 const ROWS = 300;
 let dir: string;
 let model: string;
 
 const score = (input: string, out: string, ...extra: string[]) =>
-  runCli(['score', input, '--out', out, '--model', model, '--no-progress', '--log-level', 'warn', ...extra]);
+  runCli([
+    'score',
+    input,
+    '--out',
+    out,
+    ...modelArgs(model),
+    '--no-progress',
+    '--log-level',
+    'warn',
+    ...extra,
+  ]);
 const readTable = async (path: string) => tableFromIPC(await readFile(path));
 
 /** Households whose every 7th row lacks its required income (a reject), with the zoo beside. */

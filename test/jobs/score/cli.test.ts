@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { pino } from 'pino';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readCheckpoint } from '../../../jobs/score/checkpoint.js';
-import { BIN, householdsCsv, runCli, tempDir, writeTestArtifact } from './helpers.js';
+import { BIN, householdsCsv, modelArgs, runCli, tempDir, writeTestArtifact } from './helpers.js';
 
 const SILENT = pino({ level: 'silent' });
 
@@ -30,8 +30,7 @@ const scoreArgs = (out: string, ...extra: string[]) => [
   input,
   '--out',
   out,
-  '--model',
-  model,
+  ...modelArgs(model),
   '--no-progress',
   '--log-level',
   'warn',
@@ -58,15 +57,21 @@ describe('outlay score (CLI)', () => {
   it('contract: every row valid → exit 0; unreadable input → exit 1 with the reason and no output files', async () => {
     const small = join(dir, 'small.csv');
     await writeFile(small, 'net_annual_income,zip\n50000,10001\n');
-    const ok = await runCli(['score', small, '--out', join(dir, 'out-0'), '--model', model, '--no-progress']);
+    const ok = await runCli([
+      'score',
+      small,
+      '--out',
+      join(dir, 'out-0'),
+      ...modelArgs(model),
+      '--no-progress',
+    ]);
     expect(ok.code).toBe(0);
     const missing = await runCli([
       'score',
       join(dir, 'nope.csv'),
       '--out',
       join(dir, 'out-1'),
-      '--model',
-      model,
+      ...modelArgs(model),
     ]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/nope\.csv/);

@@ -10,7 +10,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { householdsCsv, runCli, tempDir, writeTestArtifact } from './helpers.js';
+import { householdsCsv, modelArgs, runCli, tempDir, writeTestArtifact } from './helpers.js';
 
 const ROWS = 1_500;
 const INPUT_COLUMNS = 10;
@@ -27,8 +27,7 @@ const score = (input: string, out: string, ...extra: string[]) =>
     input,
     '--out',
     out,
-    '--model',
-    model,
+    ...modelArgs(model),
     '--workers',
     '1',
     '--no-progress',

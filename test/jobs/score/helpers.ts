@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import type { ScoreJobOptions } from '../../../jobs/score/job.js';
+import { DEFAULT_SCORING } from '../../../jobs/score/layout.js';
 import { SPENDING_CATEGORY_COUNT } from '../../../src/contract/categories.js';
 import { HOUSEHOLD_TYPES } from '../../../src/contract/schemas.js';
 import {
@@ -16,7 +17,9 @@ import {
   TENURE_CLASSES,
 } from '../../../src/model/artifact.js';
 import { COMPOSITION_LOGIT_LENGTH } from '../../../src/model/composition.js';
+import { loadSpendingModel } from '../../../src/model/load.js';
 import { PACKAGE_ROOT } from '../../../src/paths.js';
+import { fakeReference } from '../../engine/fakes.js';
 
 export const BIN = join(PACKAGE_ROOT, 'bin', 'outlay.js');
 
@@ -62,6 +65,14 @@ export async function writeTestArtifact(dir: string): Promise<string> {
     region: ones(n * REGION_SLOTS.length),
     area: ones(n * AREA_SLOTS.length),
     rppComponent: Array.from({ length: n }, () => 0),
+    // Every profile spreads alike: p25, p50 and p75 at half, one and one and a half times the mean.
+    distribution: {
+      incomeGrid: { uMin, uStep: uStep * (points - 1), points: 2 },
+      ratio: Array.from({ length: RANGE_TENURE_SLOTS.length * 2 * n }, () =>
+        RANGE_PERCENTILES.map((p) => p / 50),
+      ).flat(),
+      peers: Array.from({ length: RANGE_TENURE_SLOTS.length * 2 }, () => 100),
+    },
     rppElasticity: Array.from({ length: n }, () => 0.5),
     // Percentiles at half, once and twice the mean, 100 peers, on the means' grid.
     distribution: {
@@ -75,8 +86,21 @@ export async function writeTestArtifact(dir: string): Promise<string> {
   };
   const path = join(dir, 'test-model.json');
   await writeFile(path, JSON.stringify(artifact));
+  const { version } = await loadSpendingModel(path);
+  await writeFile(referencePathOf(path), JSON.stringify(fakeReference(version)));
   return path;
 }
+
+/** The score reference `writeTestArtifact` writes beside a test model (fakeReference, for its version). */
+export const referencePathOf = (modelPath: string): string => modelPath.replace(/\.json$/, '.reference.json');
+
+/** The CLI flags that score with a test model and its reference. */
+export const modelArgs = (modelPath: string): string[] => [
+  '--model',
+  modelPath,
+  '--score-reference',
+  referencePathOf(modelPath),
+];
 
 export interface CliRun {
   readonly code: number | null;
@@ -163,6 +187,7 @@ export function scoreJobOptions(
     progressBar: false,
     batchRows: 64,
     scoreKey: 'OUTLAY',
+    scoring: DEFAULT_SCORING,
     logger: pino({ level: 'silent' }),
     startScorer,
     ...overrides,

@@ -18,16 +18,16 @@ import {
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { runScoreJob, type ScoreJobOptions } from '../../../jobs/score/job.js';
-import { DERIVED_COLUMNS } from '../../../jobs/score/layout.js';
+import { DERIVED_COLUMNS, EXPLANATION_COLUMNS } from '../../../jobs/score/layout.js';
 import { InProcessScorer } from '../../../jobs/score/local-scorer.js';
 import { createEngine } from '../../../src/engine/create-engine.js';
 import { csvRecord } from '../../../src/io/csv-text.js';
 import { mergeSummaries } from '../../../src/report/summary.js';
 import { parseSummary } from '../../../src/report/summary-json.js';
-import { fakeGeo, fakeModel } from '../../engine/fakes.js';
+import { fakeGeo, fakeModel, fakeReference } from '../../engine/fakes.js';
 import { householdsCsv, scoreJobOptions, tempDir } from './helpers.js';
 
-const engine = createEngine({ model: fakeModel(), geo: fakeGeo });
+const engine = createEngine({ model: fakeModel(), geo: fakeGeo, reference: fakeReference('fake-1') });
 
 const jobOptions = (input: string, outDir: string, overrides: Partial<ScoreJobOptions> = {}) =>
   scoreJobOptions(input, outDir, async (layout) => new InProcessScorer(engine, layout), {
@@ -56,7 +56,14 @@ describe('score job (in process, fake engine)', () => {
       '\uFEFFid,net_annual_income,zip,note\r\n1,50000,35203,"a, ""quoted""\r\nnote"\r\n2,60000,10001,plain\r\n';
     const { result } = await score(csv);
     const rows = await readCsv(result.files.scored);
-    expect(rows[0]).toEqual(['id', 'net_annual_income', 'zip', 'note', ...DERIVED_COLUMNS]);
+    expect(rows[0]).toEqual([
+      'id',
+      'net_annual_income',
+      'zip',
+      'note',
+      ...DERIVED_COLUMNS,
+      ...EXPLANATION_COLUMNS,
+    ]);
     expect(rows.slice(1).map((r) => r.slice(0, 4))).toEqual([
       ['1', '50000', '35203', 'a, "quoted"\r\nnote'],
       ['2', '60000', '10001', 'plain'],
@@ -64,7 +71,7 @@ describe('score job (in process, fake engine)', () => {
     const direct = engine.household({ demographics: { net_annual_income: 50000, zip: '35203' } });
     if (!direct.ok) throw new Error('fixture invalid');
     expect(rows[1]![4]).toBe(String(direct.value.budget.food_home));
-    expect(rows[1]!.slice(-6)).toEqual([
+    expect(rows[1]!.slice(-11, -5)).toEqual([
       direct.value.score['Predicted Saving Ability'],
       direct.value.score.OUTLAY,
       direct.value.score.SAViNGS,
@@ -189,21 +196,28 @@ describe('score job (in process, fake engine)', () => {
     expect(out.schema.fields.map((f) => f.name)).toEqual([
       ...table.schema.fields.map((f) => f.name),
       ...DERIVED_COLUMNS,
+      ...EXPLANATION_COLUMNS,
     ]);
     const typeOf = (name: string) => String(out.schema.fields.find((f) => f.name === name)!.type);
-    expect([typeOf('age'), typeOf('budget_food_home'), typeOf('outlay_score'), typeOf('state')]).toEqual([
-      'Int32',
-      'Int32',
-      'Float64',
-      'Utf8',
-    ]);
+    expect(
+      [
+        'age',
+        'budget_food_home',
+        'outlay_score',
+        'state',
+        'outlay_index',
+        'outlay_percentile',
+        'reason_codes',
+      ].map(typeOf),
+    ).toEqual(['Int32', 'Int32', 'Float64', 'Utf8', 'Float64', 'Float64', 'Utf8']);
     const csv = await score(
       'id,net_annual_income,age,zip,is_homeowner\na,50000,30,35203,true\nb,70000,40,10001,false\nc,0,50,35203,\n',
     );
     const csvRows = (await readCsv(csv.result.files.scored)).slice(1);
     expect(out.numRows).toBe(2);
-    const arrowRows = [...out].map((row) => DERIVED_COLUMNS.map((c) => String(row[c] ?? '')));
-    const normalise = (value: string) => (/^[0-9.]+$/.test(value) ? String(Number(value)) : value);
+    const added = [...DERIVED_COLUMNS, ...EXPLANATION_COLUMNS];
+    const arrowRows = [...out].map((row) => added.map((c) => String(row[c] ?? '')));
+    const normalise = (value: string) => (/^-?[0-9.]+$/.test(value) ? String(Number(value)) : value);
     expect(arrowRows).toEqual(csvRows.map((r) => r.slice(5).map(normalise)));
     expect(await readFile(arrow.result.files.rejects, 'utf8')).toContain(
       '/demographics/net_annual_income must be > 0',

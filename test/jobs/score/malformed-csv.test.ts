@@ -5,7 +5,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempDir, writeTestArtifact } from './helpers.js';
+import { modelArgs, runCli, tempDir, writeTestArtifact } from './helpers.js';
 
 const ROWS = 300_000;
 const QUOTE_LINE = 1001;
@@ -18,7 +18,7 @@ let lines: Buffer[];
 const startOf = (file: Buffer[], line: number) =>
   file.slice(0, line - 1).reduce((at, l) => at + l.length + 1, 0);
 const score = (input: string, out: string) =>
-  runCli(['score', input, '--out', out, '--model', model, '--no-progress', '--log-level', 'warn']);
+  runCli(['score', input, '--out', out, ...modelArgs(model), '--no-progress', '--log-level', 'warn']);
 
 beforeAll(async () => {
   dir = await tempDir('malformed');

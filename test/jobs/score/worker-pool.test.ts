@@ -10,7 +10,12 @@ import type { WorkBatch } from '../../../jobs/score/work.js';
 import { WORKER_RESOURCE_LIMITS, WorkerPool } from '../../../jobs/score/worker-pool.js';
 import { DEFAULT_COLUMN_MAP, planRequest } from '../../../src/io/column-mapping.js';
 import { PACKAGE_ROOT } from '../../../src/paths.js';
-import { tempDir, writeTestArtifact } from './helpers.js';
+import { referencePathOf, tempDir, writeTestArtifact } from './helpers.js';
+
+async function testModelOptions() {
+  const modelPath = await writeTestArtifact(await tempDir('pool'));
+  return { modelPath, scoreReferencePath: referencePathOf(modelPath), scoreKey: 'OUTLAY' };
+}
 
 const header = ['net_annual_income', 'zip'];
 const layout = makeLayout(
@@ -22,7 +27,7 @@ const layout = makeLayout(
 );
 const engineSpec = async () => ({
   module: pathToFileURL(join(PACKAGE_ROOT, 'dist', 'src', 'runtime', 'load-engine.js')).href,
-  options: { modelPath: await writeTestArtifact(await tempDir('pool')), scoreKey: 'OUTLAY' },
+  options: await testModelOptions(),
 });
 
 describe('worker pool', () => {
