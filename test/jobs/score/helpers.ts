@@ -74,15 +74,6 @@ export async function writeTestArtifact(dir: string): Promise<string> {
       peers: Array.from({ length: RANGE_TENURE_SLOTS.length * 2 }, () => 100),
     },
     rppElasticity: Array.from({ length: n }, () => 0.5),
-    // Percentiles at half, once and twice the mean, 100 peers, on the means' grid.
-    distribution: {
-      incomeGrid: { uMin, uStep, points },
-      ratio: Array.from(
-        { length: RANGE_TENURE_SLOTS.length * points * n * RANGE_PERCENTILES.length },
-        (_, i) => [0.5, 1, 2][i % RANGE_PERCENTILES.length]!,
-      ),
-      peers: Array.from({ length: RANGE_TENURE_SLOTS.length * points }, () => 100),
-    },
   };
   const path = join(dir, 'test-model.json');
   await writeFile(path, JSON.stringify(artifact));
