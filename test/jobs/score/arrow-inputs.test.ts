@@ -19,24 +19,14 @@ import {
 } from 'apache-arrow';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cellJson, zooColumns } from './arrow-zoo.js';
-import { modelArgs, runCli, tempDir, writeTestArtifact } from './helpers.js';
+import { runCli, scoreArgs, tempDir, writeTestArtifact } from './helpers.js';
 
 const ROWS = 300;
 let dir: string;
 let model: string;
 
 const score = (input: string, out: string, ...extra: string[]) =>
-  runCli([
-    'score',
-    input,
-    '--out',
-    out,
-    ...modelArgs(model),
-    '--no-progress',
-    '--log-level',
-    'warn',
-    ...extra,
-  ]);
+  runCli(scoreArgs(input, out, model, ...extra));
 const readTable = async (path: string) => tableFromIPC(await readFile(path));
 
 /** Households whose every 7th row lacks its required income (a reject), with the zoo beside. */

@@ -9,7 +9,15 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { pino } from 'pino';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readCheckpoint } from '../../../jobs/score/checkpoint.js';
-import { BIN, householdsCsv, modelArgs, runCli, tempDir, writeTestArtifact } from './helpers.js';
+import {
+  BIN,
+  householdsCsv,
+  modelArgs,
+  runCli,
+  scoreArgs as scoreArgsOf,
+  tempDir,
+  writeTestArtifact,
+} from './helpers.js';
 
 const SILENT = pino({ level: 'silent' });
 
@@ -25,17 +33,7 @@ beforeAll(async () => {
   await writeFile(input, householdsCsv(ROWS, { badEvery: 997 }));
 });
 
-const scoreArgs = (out: string, ...extra: string[]) => [
-  'score',
-  input,
-  '--out',
-  out,
-  ...modelArgs(model),
-  '--no-progress',
-  '--log-level',
-  'warn',
-  ...extra,
-];
+const scoreArgs = (out: string, ...extra: string[]) => scoreArgsOf(input, out, model, ...extra);
 const outputsOf = async (out: string) => ({
   scored: await readFile(join(out, 'households.scored.csv')),
   rejects: await readFile(join(out, 'households.rejects.csv')),

@@ -10,7 +10,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { householdsCsv, modelArgs, runCli, tempDir, writeTestArtifact } from './helpers.js';
+import { householdsCsv, runCli, scoreArgs, tempDir, writeTestArtifact } from './helpers.js';
 
 const ROWS = 1_500;
 const INPUT_COLUMNS = 10;
@@ -22,19 +22,7 @@ let plainCsv: string;
 let plain: { derived: string[][]; rejects: string[][] };
 
 const score = (input: string, out: string, ...extra: string[]) =>
-  runCli([
-    'score',
-    input,
-    '--out',
-    out,
-    ...modelArgs(model),
-    '--workers',
-    '1',
-    '--no-progress',
-    '--log-level',
-    'warn',
-    ...extra,
-  ]);
+  runCli(scoreArgs(input, out, model, '--workers', '1', ...extra));
 
 /** What a run wrote: its scored rows' added columns, and its rejects' row numbers and reasons. */
 async function resultOf(out: string, name: string, inputColumns: number) {

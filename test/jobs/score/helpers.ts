@@ -93,6 +93,19 @@ export const modelArgs = (modelPath: string): string[] => [
   referencePathOf(modelPath),
 ];
 
+/** `outlay score INPUT --out OUT` with a test model, quiet: no progress bar, warnings only; `extra` last. */
+export const scoreArgs = (input: string, out: string, modelPath: string, ...extra: string[]): string[] => [
+  'score',
+  input,
+  '--out',
+  out,
+  ...modelArgs(modelPath),
+  '--no-progress',
+  '--log-level',
+  'warn',
+  ...extra,
+];
+
 export interface CliRun {
   readonly code: number | null;
   readonly signal: NodeJS.Signals | null;
