@@ -23,4 +23,4 @@ while [ "$shard" -le "$OUTLAY_SHARDS" ]; do
   set -- "$@" "$summary"
   shard=$((shard + 1))
 done
-exec outlay merge "$@" --out "$OUTLAY_RUN_DIR/merged" --name "$name"
+exec outlay merge "$@" --rows --out "$OUTLAY_RUN_DIR/merged" --name "$name"
