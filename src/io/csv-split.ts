@@ -14,7 +14,8 @@
  * byte offsets its reject reasons name) and the records of the shard itself, which the shard checks
  * against what it parsed: a disagreement (e.g. a quote csv-parse reads otherwise) stops the shard with
  * exit 1 rather than numbering rows wrongly. The scan costs one read of the bytes before the shard's end
- * (about 1 s per GB on one core, Node 20); the parsing, the expensive part, is the shard's bytes only.
+ * (200 MB, 4.6 million rows, in 5 s on one core of a shared 2-core machine, Node 20, where scoring
+ * them takes about 40 s); only the shard's own bytes are parsed and scored.
  */
 import { createReadStream } from 'node:fs';
 import type { InputPart } from './input-source.js';
