@@ -1,7 +1,8 @@
 #!/bin/sh
 # The merge step of a sharded `outlay score` run, run once after every shard has finished (Kubernetes:
 # the merge Job after the Indexed Job; AWS Batch: a job depending on the array job). It merges the N
-# shard summaries in $OUTLAY_RUN_DIR/shard-1 … shard-N into $OUTLAY_RUN_DIR/merged (`outlay merge`), and
+# shards' summaries, scored and rejects files in $OUTLAY_RUN_DIR/shard-1 … shard-N into $OUTLAY_RUN_DIR/merged
+# (`outlay merge --rows`: the single run's files), and
 # fails with a message naming the first shard without a summary rather than wait for it: a summary
 # appears (atomically) only when its shard has finished. Same variables as outlay-run-shard.
 set -eu
@@ -23,4 +24,4 @@ while [ "$shard" -le "$OUTLAY_SHARDS" ]; do
   set -- "$@" "$summary"
   shard=$((shard + 1))
 done
-exec outlay merge "$@" --out "$OUTLAY_RUN_DIR/merged" --name "$name"
+exec outlay merge "$@" --rows --out "$OUTLAY_RUN_DIR/merged" --name "$name"

@@ -5,6 +5,7 @@ interface MergeArgs {
   summaries: string[];
   out: string;
   name: string | undefined;
+  rows: boolean;
 }
 
 export const mergeCommand: CommandModule<object, MergeArgs> = {
@@ -25,9 +26,20 @@ export const mergeCommand: CommandModule<object, MergeArgs> = {
         describe:
           'output base name: writes <name>.summary.json and <name>.report.html (default: the input file name)',
       })
+      .option('rows', {
+        type: 'boolean',
+        default: false,
+        describe:
+          "also merge the shards' scored and rejects files (beside each summary) into <name>.scored.* and <name>.rejects.csv, in shard order: the single run's files",
+      })
       .example('$0 merge shards/*/households.summary.json --out out', 'merge every shard of one run'),
   handler: async (args) => {
-    const result = await runMerge({ summaries: args.summaries, outDir: args.out, name: args.name });
+    const result = await runMerge({
+      summaries: args.summaries,
+      outDir: args.out,
+      name: args.name,
+      rows: args.rows,
+    });
     const { counts } = result.summary;
     process.stdout.write(
       `Merged ${result.summary.meta.merged_shards} shard summaries: ${counts.rows_in} rows in, ${counts.rows_scored} scored, ${counts.rows_rejected} rejected\n` +

@@ -125,7 +125,8 @@ const scoreOptions = {
   },
   shard: {
     type: 'string',
-    describe: 'Score shard I of N (1-based): the rows whose number r has (r-1) mod N = I-1',
+    describe:
+      'Score shard I of N (1-based): one share of consecutive rows, reading only that part of the file (CSV byte range, Arrow batches, Parquet row groups)',
   },
   'group-by': { type: 'string', describe: 'Comma-separated input columns to break the summary down by' },
   map: {

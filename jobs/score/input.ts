@@ -5,7 +5,7 @@
 import { basename } from 'node:path';
 import { type ColumnMap, DEFAULT_COLUMN_MAP, loadColumnMap } from '../../src/io/column-mapping.js';
 import { type CsvOptions, openCsvSource } from '../../src/io/csv-source.js';
-import type { InputSource } from '../../src/io/input-source.js';
+import type { InputPart, InputSource } from '../../src/io/input-source.js';
 import type { FileFormat } from './layout.js';
 
 export interface JobInput {
@@ -58,23 +58,30 @@ export async function openInput(
   options: InputOptions,
   mapFile: string | undefined,
   batchRows: number,
+  part?: InputPart,
 ): Promise<JobInput> {
   const map = mapFile === undefined ? DEFAULT_COLUMN_MAP : await loadColumnMap(mapFile);
-  return { source: await openSource(input, options, batchRows), map };
+  return { source: await openSource(input, options, batchRows, part), map };
 }
 
-async function openSource(input: string, options: InputOptions, batchRows: number): Promise<InputSource> {
+/** The input's source; with `part`, of that shard's rows only. */
+async function openSource(
+  input: string,
+  options: InputOptions,
+  batchRows: number,
+  part: InputPart | undefined,
+): Promise<InputSource> {
   // Loaded on use, like the Arrow sink: a CSV job never needs apache-arrow or parquet-wasm in memory.
   switch (options.format) {
     case 'csv':
-      return openCsvSource(input, batchRows, { ...options.csv, gzip: isGzipInput(input) });
+      return openCsvSource(input, batchRows, { ...options.csv, gzip: isGzipInput(input) }, part);
     case 'arrow':
-      return (await import('../../src/io/arrow-source.js')).openArrowSource(input, batchRows);
+      return (await import('../../src/io/arrow-source.js')).openArrowSource(input, batchRows, part);
     case 'parquet':
       if (input === '-')
         throw new Error(
           'Parquet cannot be read from standard input (its index is at the end): name the file',
         );
-      return (await import('../../src/io/parquet-source.js')).openParquetSource(input, batchRows);
+      return (await import('../../src/io/parquet-source.js')).openParquetSource(input, batchRows, part);
   }
 }

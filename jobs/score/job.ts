@@ -115,7 +115,15 @@ export async function runScoreJob(options: ScoreJobOptions): Promise<ScoreJobRes
   const format = options.format ?? inputOptions.format;
   refuseImpossibleOptions(options, format);
   const digest = digestInput(options.input);
-  const { source, map } = await openInput(options.input, inputOptions, options.mapFile, options.batchRows);
+  const part =
+    options.shard === null ? undefined : { index: options.shard.index - 1, count: options.shard.count };
+  const { source, map } = await openInput(
+    options.input,
+    inputOptions,
+    options.mapFile,
+    options.batchRows,
+    part,
+  );
   const name = outputNameOf(options.input);
   const paths = outputPathsOf(options.outDir, name, format, options.compress);
   const run: Run = { options, startedAt, name, paths, source, map, digest };
@@ -206,7 +214,7 @@ async function scoreAll(
     : null;
   const writer = new BatchWriter(opened, summary, progress, source, checkpointing);
   const resumeAfter = opened.rowsDone;
-  const select = (batch: SourceBatch) => selectRows(batch, options.shard, resumeAfter);
+  const select = (batch: SourceBatch) => selectRows(batch, resumeAfter);
   await scoreInOrder(source, scorer, select, writer, options.stop);
   progress.done();
   await stopIfAsked(options, writer);

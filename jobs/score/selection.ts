@@ -1,6 +1,6 @@
 /**
- * Which rows of a batch this run scores: those in its shard (`--shard I/N`) and not already written by an
- * earlier run (`--resume`), turned into the work sent to a scorer.
+ * Which rows of a batch this run scores: those not already written by an earlier run (`--resume`), turned
+ * into the work sent to a scorer. A shard's source reads only the shard's own rows (`--shard I/N`).
  */
 import { type SourceBatch, selectCells } from '../../src/io/input-source.js';
 import type { WorkBatch } from './work.js';
@@ -11,17 +11,13 @@ export interface Shard {
   readonly count: number;
 }
 
-/** The chosen rows' indexes in the batch; null when every row is chosen (no shard, nothing to skip). */
-export function selectRows(batch: SourceBatch, shard: Shard | null, resumeAfter: number): Int32Array | null {
-  if (shard === null && resumeAfter < batch.firstRow) return null;
+/** The chosen rows' indexes in the batch; null when every row is chosen (nothing to skip). */
+export function selectRows(batch: SourceBatch, resumeAfter: number): Int32Array | null {
+  if (resumeAfter < batch.firstRow) return null;
   const chosen: number[] = [];
-  for (let i = 0; i < batch.length; i++) {
-    const row = batch.firstRow + i;
-    if (row > resumeAfter && (shard === null || (row - 1) % shard.count === shard.index - 1)) chosen.push(i);
-  }
+  for (let i = 0; i < batch.length; i++) if (batch.firstRow + i > resumeAfter) chosen.push(i);
   return Int32Array.from(chosen);
 }
-
 export function workOf(seq: number, batch: SourceBatch, selection: Int32Array | null): WorkBatch {
   if (selection === null) {
     const rowNumbers = new Int32Array(batch.length);

@@ -5,12 +5,13 @@
  * field. Numeric and Utf8 columns are copied out as typed columns (src/io/typed-columns.ts) for the
  * workers to read; other columns (booleans, dictionaries, ...) as plain values.
  */
-import { open } from 'node:fs/promises';
+import { type FileHandle, open } from 'node:fs/promises';
 import {
   type AsyncRecordBatchFileReader,
   type AsyncRecordBatchStreamReader,
   type DataType,
   type Field,
+  Message,
   type RecordBatch,
   RecordBatchReader,
   Type,
@@ -18,7 +19,13 @@ import {
   type Vector,
 } from '../vendor/apache-arrow.js';
 import type { ColumnKind } from './column-mapping.js';
-import type { CellColumn, InputSource, SourceBatch } from './input-source.js';
+import {
+  type CellColumn,
+  type InputPart,
+  type InputSource,
+  type SourceBatch,
+  unitRangeOf,
+} from './input-source.js';
 import type { Cell, NumberArray, TypedColumn } from './typed-columns.js';
 
 export function columnKindOf(type: DataType): ColumnKind {
@@ -95,8 +102,16 @@ function textOf(vector: Vector<Utf8>): TypedColumn {
  * Arrow IPC from a file (`path`) or standard input (`-`, the stream format: a pipeline from Spark's
  * `RDD.pipe`, Ray or a shell).
  */
-export async function openArrowSource(path: string, batchRows: number): Promise<InputSource> {
+export async function openArrowSource(
+  path: string,
+  batchRows: number,
+  part?: InputPart,
+): Promise<InputSource> {
   const fromStdin = path === '-';
+  if (fromStdin && part !== undefined)
+    throw new Error(
+      'standard input: --shard needs an Arrow IPC file, whose footer says where each record batch is; save the stream to a file, or score it whole (without --shard)',
+    );
   const name = fromStdin ? 'standard input' : path;
   const handle = fromStdin ? undefined : await open(path, 'r');
   const size = handle === undefined ? undefined : (await handle.stat()).size;
@@ -113,11 +128,13 @@ export async function openArrowSource(path: string, batchRows: number): Promise<
       `${name} is not a readable Arrow IPC file or stream: ${error instanceof Error ? error.message : error}`,
     );
   }
+  const chosen = part === undefined ? undefined : await batchesOfPart(reader, handle!, name, part);
   return arrowInput({
     format: 'arrow',
     name,
     fields: reader.schema.fields,
-    batches: reader,
+    batches: chosen?.batches ?? reader,
+    firstRow: chosen?.firstRow,
     sizeBytes: size,
     batchRows,
     close: async () => {
@@ -125,6 +142,52 @@ export async function openArrowSource(path: string, batchRows: number): Promise<
       await handle?.close().catch(() => undefined);
     },
   });
+}
+
+/**
+ * Shard `part`'s record batches of an Arrow IPC file: whole batches, balanced by rows, their lengths read
+ * off each batch's metadata (a few hundred bytes found through the footer), never its body. A file in the
+ * stream format has no footer: a shard cannot find its batches without reading every one before them.
+ */
+async function batchesOfPart(
+  reader: AsyncRecordBatchReader,
+  handle: FileHandle,
+  name: string,
+  part: InputPart,
+): Promise<{ batches: AsyncIterable<RecordBatch>; firstRow: number }> {
+  if (!reader.isFile())
+    throw new Error(
+      `${name} is an Arrow IPC stream: --shard needs the IPC file format, whose footer says where each record batch is; write it as an IPC file, or score it whole (without --shard)`,
+    );
+  const blocks = Array.from({ length: reader.numRecordBatches }, (_, i) => reader.footer!.getRecordBatch(i)!);
+  const lengths = await Promise.all(blocks.map((block) => batchLength(handle, block)));
+  const { from, to, firstRow } = unitRangeOf(lengths, part);
+  async function* batches(): AsyncIterable<RecordBatch> {
+    for (let i = from; i < to; i++) {
+      const batch = await reader.readRecordBatch(i);
+      if (batch === null) throw new Error(`record batch ${i} cannot be read`);
+      yield batch;
+    }
+  }
+  return { batches: batches(), firstRow };
+}
+
+/** Where a record batch is in an Arrow IPC file, as its footer says. */
+interface FileBlock {
+  readonly offset: number | bigint;
+  readonly metaDataLength: number;
+}
+
+/** Rows of the record batch at `block`, from its metadata: a continuation marker, a length, a Message. */
+async function batchLength(handle: FileHandle, block: FileBlock): Promise<number> {
+  const metadata = new Uint8Array(block.metaDataLength);
+  await handle.read(metadata, 0, metadata.length, Number(block.offset));
+  const view = new DataView(metadata.buffer);
+  // Files before Arrow 0.15 have no continuation marker (-1) before the length.
+  const skip = view.getInt32(0, true) === -1 ? 8 : 4;
+  const message = Message.decode(metadata.subarray(skip));
+  if (!message.isRecordBatch()) throw new Error('a record batch block of the footer holds no record batch');
+  return Number(message.header().length);
 }
 
 /**
@@ -144,6 +207,8 @@ export interface WholeBatches {
   readonly name: string;
   readonly fields: readonly Field[];
   readonly batches: AsyncIterable<RecordBatch>;
+  /** Row number of the first row of `batches` (default 1; a shard's later). */
+  readonly firstRow?: number | undefined;
   readonly sizeBytes: number | undefined;
   readonly batchRows: number;
   /** Bytes of input consumed by a whole batch (default: its Arrow bytes). */
@@ -177,7 +242,7 @@ export function arrowInput(input: WholeBatches): InputSource {
   let bytesRead = 0;
 
   async function* batches(): AsyncIterable<SourceBatch> {
-    let firstRow = 1;
+    let firstRow = input.firstRow ?? 1;
     const wholeBatches = input.batches[Symbol.asyncIterator]();
     for (let whole = await nextWhole(wholeBatches, input, firstRow); whole !== undefined; ) {
       // Large writer batches are cut so that a work unit stays small (memory, worker balance).

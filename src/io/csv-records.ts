@@ -44,6 +44,12 @@ const QUOTE_PROBLEMS: Record<string, { what: string; fix: string }> = {
 
 const UTF8_REASON = '(record) is not valid UTF-8';
 
+/** Where a stream of records starts in its file: the lines and (UTF-8) bytes before it. */
+export interface RecordOrigin {
+  readonly lines: number;
+  readonly bytes: number;
+}
+
 export class CsvRecordTracker {
   private readonly skips: Skip[] = [];
   /** Last line and end byte of the last record read (the header's at first). */
@@ -53,6 +59,8 @@ export class CsvRecordTracker {
   constructor(
     /** Stream offsets of invalid UTF-8 bytes not yet claimed, in order (Utf8Guard.invalid). */
     private readonly invalidBytes: number[],
+    /** Added to the stream's lines and bytes in messages (a shard's stream starts inside its file). */
+    private readonly origin: RecordOrigin = { lines: 0, bytes: 0 },
   ) {}
 
   /** For csv-parse's `on_skip`. */
@@ -127,9 +135,10 @@ export class CsvRecordTracker {
   }
 
   private unreadableQuote(skip: Skip, line: number): Unreadable {
-    const firstLine = this.lastLine + 1;
+    const firstLine = this.origin.lines + this.lastLine + 1;
     this.lastLine = line;
-    const lines = firstLine < line ? `lines ${firstLine}-${line}` : `line ${line}`;
+    const lastLine = this.origin.lines + line;
+    const lines = firstLine < lastLine ? `lines ${firstLine}-${lastLine}` : `line ${lastLine}`;
     const problem = QUOTE_PROBLEMS[skip.code];
     return {
       message: `${lines}: ${this.describeSkip(skip)}${problem === undefined ? '' : `; ${problem.fix}`}`,
@@ -141,12 +150,12 @@ export class CsvRecordTracker {
     // csv-parse's byte count at an error is where the field's record or preceding comma is.
     const fieldStart = skip.column === 0 ? skip.bytes : skip.bytes + 1;
     const what = QUOTE_PROBLEMS[skip.code]?.what ?? `cannot be read (${skip.code})`;
-    return `field ${skip.column + 1} (from byte ${fieldStart}) ${what}`;
+    return `field ${skip.column + 1} (from byte ${this.origin.bytes + fieldStart}) ${what}`;
   }
 
   private notUtf8(byte: number, recordStart: number, line: number): Unreadable {
     return {
-      message: `line ${line}, byte ${byte} (record from byte ${recordStart}): not valid UTF-8; save the file as UTF-8 (a Windows-1252 or Latin-1 export is the usual cause)`,
+      message: `line ${this.origin.lines + line}, byte ${this.origin.bytes + byte} (record from byte ${this.origin.bytes + recordStart}): not valid UTF-8; save the file as UTF-8 (a Windows-1252 or Latin-1 export is the usual cause)`,
       reason: UTF8_REASON,
     };
   }

@@ -8,11 +8,12 @@
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { pipeline, type Readable, type Transform } from 'node:stream';
+import { pipeline, Readable, type Transform } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { detectDelimiter, peekHead } from './csv-dialect.js';
-import { type CsvRecord, CsvRecordTracker, type Unreadable } from './csv-records.js';
-import type { InputSource, SourceBatch } from './input-source.js';
+import { type CsvRecord, CsvRecordTracker, type RecordOrigin, type Unreadable } from './csv-records.js';
+import { findCsvPart } from './csv-split.js';
+import type { InputPart, InputSource, SourceBatch } from './input-source.js';
 import { PositionedParser, type PositionedRecord } from './positioned-parser.js';
 import { type InputEncoding, toUtf8 } from './text-encoding.js';
 import { Utf8Guard } from './utf8-guard.js';
@@ -31,11 +32,96 @@ export async function openCsvSource(
   path: string,
   batchRows: number,
   options: CsvOptions = PLAIN_CSV,
+  part?: InputPart,
 ): Promise<InputSource> {
+  if (part !== undefined) return openCsvPart(path, batchRows, options, part);
   const fromStdin = path === '-';
-  const name = fromStdin ? 'standard input' : path;
-  const sizeBytes = fromStdin ? undefined : (await stat(path)).size;
   const input: Readable = fromStdin ? process.stdin : createReadStream(path, { highWaterMark: 1 << 16 });
+  const sizeBytes = fromStdin ? undefined : (await stat(path)).size;
+  const records = await openRecords(input, fromStdin ? 'standard input' : path, options);
+  return csvInput(records, batchRows, sizeBytes, WHOLE_FILE, () => {
+    if (!fromStdin) input.destroy();
+  });
+}
+
+/** Where a stream of records sits in its file, and how many it must hold (undefined: whatever it has). */
+interface Placement {
+  readonly firstRow: number;
+  readonly rows: number | undefined;
+  readonly origin: RecordOrigin;
+  /** The shard, as error messages name it. */
+  readonly shard?: string;
+}
+
+const WHOLE_FILE: Placement = { firstRow: 1, rows: undefined, origin: { lines: 0, bytes: 0 } };
+
+/**
+ * Shard `part` of a CSV file (./csv-split.ts): the header read off the file's start, then only the
+ * shard's own bytes parsed. A compressed file or standard input cannot be entered in the middle.
+ */
+async function openCsvPart(
+  path: string,
+  batchRows: number,
+  options: CsvOptions,
+  part: InputPart,
+): Promise<InputSource> {
+  const shard = `shard ${part.index + 1}/${part.count}`;
+  if (path === '-' || options.gzip)
+    throw new Error(
+      `${path === '-' ? 'standard input' : path}: --shard needs an uncompressed CSV file, which a shard can read from the middle; ${path === '-' ? 'save the input to a file' : 'decompress it first'}, or score it whole (without --shard)`,
+    );
+  const head = await openRecords(createReadStream(path, { highWaterMark: 1 << 16 }), path, options);
+  await head.close();
+  const { size } = await stat(path);
+  const found = await findCsvPart(path, size, part, {
+    delimiter: head.delimiter,
+    encoding: options.encoding,
+  });
+  // An empty range still needs a stream: createReadStream reads to the file's end without `end`.
+  const input: Readable =
+    found.start === found.end
+      ? Readable.from([])
+      : createReadStream(path, { highWaterMark: 1 << 16, start: found.start, end: found.end - 1 });
+  const origin = { lines: found.linesBefore, bytes: found.decodedBefore };
+  const records =
+    part.index === 0
+      ? await openRecords(input, path, { ...options, delimiter: head.delimiter })
+      : await openRecords(
+          input,
+          path,
+          { ...options, delimiter: head.delimiter },
+          { origin, header: head.header },
+        );
+  return csvInput(
+    records,
+    batchRows,
+    found.end - found.start,
+    { firstRow: found.firstRow, rows: found.rows, origin, shard },
+    () => input.destroy(),
+  );
+}
+
+/** A CSV stream's parsed records, with its header and delimiter. */
+interface CsvRecords {
+  readonly header: string[];
+  readonly delimiter: string;
+  readonly parsed: AsyncIterator<PositionedRecord>;
+  readonly tracker: CsvRecordTracker;
+  readonly name: string;
+  bytesRead(): number;
+  close(): Promise<void>;
+}
+
+/**
+ * Parses `input`: its header from its first record, or (a shard after the first, `headless`) the file's
+ * header given, the stream starting on a record, placed at `origin` in the file.
+ */
+async function openRecords(
+  input: Readable,
+  name: string,
+  options: CsvOptions,
+  headless?: { readonly origin: RecordOrigin; readonly header: string[] },
+): Promise<CsvRecords> {
   // Counted before decompression, to compare with the file's size.
   let bytesRead = 0;
   input.on('data', (chunk: Buffer) => {
@@ -46,9 +132,10 @@ export async function openCsvSource(
   const decoded = decodedStream(input, options, guard);
   const delimiter =
     options.delimiter ?? detectDelimiter((await peekHead(decoded).catch(failIn(name))).toString('utf8'));
-  const tracker = new CsvRecordTracker(guard?.invalid ?? []);
+  const tracker = new CsvRecordTracker(guard?.invalid ?? [], headless?.origin);
   const parser = new PositionedParser({
-    bom: true,
+    // A shard's stream starts on a record, where a BOM would be data.
+    bom: headless === undefined,
     delimiter,
     relax_column_count: true,
     skip_empty_lines: true,
@@ -58,11 +145,32 @@ export async function openCsvSource(
   // pipeline() passes an error in any stage on to the parser, whose reader then sees it.
   pipeline(decoded, parser, () => undefined);
   const parsed: AsyncIterator<PositionedRecord> = parser[Symbol.asyncIterator]();
-  const first = await parsed.next().catch(failIn(name));
-  const header = tracker.header(first, name);
+  const header =
+    headless === undefined ? tracker.header(await parsed.next().catch(failIn(name)), name) : headless.header;
+  return {
+    header,
+    delimiter,
+    parsed,
+    tracker,
+    name,
+    bytesRead: () => bytesRead,
+    close: async () => {
+      parser.destroy();
+      input.destroy();
+    },
+  };
+}
 
+function csvInput(
+  records: CsvRecords,
+  batchRows: number,
+  sizeBytes: number | undefined,
+  placement: Placement,
+  closeInput: () => void,
+): InputSource {
+  const { parsed, tracker, name, header } = records;
   async function* batches(): AsyncIterable<SourceBatch> {
-    const batch = new BatchBuilder(batchRows, tracker);
+    const batch = new BatchBuilder(batchRows, tracker, placement.firstRow);
     try {
       for (let next = await parsed.next(); !next.done; next = await parsed.next()) {
         const full = batch.add(next.value);
@@ -71,7 +179,13 @@ export async function openCsvSource(
     } catch (error) {
       failIn(name)(error);
     }
-    yield* batch.finish();
+    const last = batch.finish();
+    const read = batch.nextRow - placement.firstRow;
+    if (placement.rows !== undefined && read !== placement.rows)
+      throw new Error(
+        `${name}, ${placement.shard}: the scan for record starts found ${placement.rows} records in this shard's bytes, the parser ${read}, so its rows cannot be numbered as in the whole file (a quote read otherwise than csv-parse reads it); score the file whole (without --shard)`,
+      );
+    yield* last;
   }
 
   return {
@@ -79,11 +193,11 @@ export async function openCsvSource(
     header,
     kinds: header.map(() => 'text'),
     sizeBytes,
-    bytesRead: () => bytesRead,
+    bytesRead: records.bytesRead,
     batches,
     close: async () => {
-      parser.destroy();
-      if (!fromStdin) input.destroy();
+      await records.close();
+      closeInput();
     },
   };
 }
@@ -91,12 +205,17 @@ export async function openCsvSource(
 /** Cuts the records, with those the tracker puts in their place, into batches of `batchRows` from row 1. */
 class BatchBuilder {
   private batch = new RowBatch();
-  private firstRow = 1;
 
   constructor(
     private readonly batchRows: number,
     private readonly tracker: CsvRecordTracker,
+    private firstRow: number,
   ) {}
+
+  /** The row number of the next row: after `finish`, the one after the last. */
+  get nextRow(): number {
+    return this.firstRow;
+  }
 
   /** The batches this record completes, if it completes any. */
   add(positioned: PositionedRecord): SourceBatch[] | undefined {

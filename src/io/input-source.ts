@@ -45,6 +45,37 @@ export interface InputSource {
   close(): Promise<void>;
 }
 
+/** One shard of an input (`--shard I/N`): `index` of `count`, 0-based. */
+export interface InputPart {
+  readonly index: number;
+  readonly count: number;
+}
+
+/** The whole units (Arrow record batches, Parquet row groups) a shard reads, and its first row number. */
+export interface UnitRange {
+  /** Index of the first unit, and the one after the last. */
+  readonly from: number;
+  readonly to: number;
+  readonly firstRow: number;
+}
+
+/**
+ * Shard `part`'s units of these lengths in rows: those whose first row falls in its share of the rows,
+ * [index·rows/count, (index+1)·rows/count), so that the shards are balanced by rows as far as whole units
+ * allow and every unit is read by exactly one shard.
+ */
+export function unitRangeOf(lengths: readonly number[], part: InputPart): UnitRange {
+  const total = lengths.reduce((sum, length) => sum + length, 0);
+  const lower = Math.floor((part.index * total) / part.count);
+  const upper = Math.floor(((part.index + 1) * total) / part.count);
+  let from = 0;
+  let before = 0;
+  for (; from < lengths.length && before < lower; from++) before += lengths[from]!;
+  let to = from;
+  for (let row = before; to < lengths.length && row < upper; to++) row += lengths[to]!;
+  return { from, to, firstRow: before + 1 };
+}
+
 export function cellAt(cells: CellGrid, row: number, column: number): Cell {
   if (cells.kind === 'rows') return cells.rows[row]?.[column];
   const cellColumn = cells.columns[column];

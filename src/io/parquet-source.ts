@@ -13,9 +13,13 @@ import { stat } from 'node:fs/promises';
 import type { ParquetFile, RecordBatch as WasmRecordBatch } from 'parquet-wasm';
 import { type RecordBatch, RecordBatchReader, tableFromIPC } from '../vendor/apache-arrow.js';
 import { arrowInput } from './arrow-source.js';
-import type { InputSource } from './input-source.js';
+import { type InputPart, type InputSource, unitRangeOf } from './input-source.js';
 
-export async function openParquetSource(path: string, batchRows: number): Promise<InputSource> {
+export async function openParquetSource(
+  path: string,
+  batchRows: number,
+  part?: InputPart,
+): Promise<InputSource> {
   const { ParquetFile } = await import('parquet-wasm');
   const { size } = await stat(path);
   let file: ParquetFile;
@@ -27,13 +31,21 @@ export async function openParquetSource(path: string, batchRows: number): Promis
     );
   }
   const { fields } = tableFromIPC(file.schema().intoIPCStream()).schema;
-  const metadata = file.metadata();
-  const totalRows = metadata.rowGroups().reduce((rows, group) => rows + group.numRows(), 0);
+  const groupRows = file
+    .metadata()
+    .rowGroups()
+    .map((group) => group.numRows());
+  // A shard reads whole row groups, balanced by rows; none are read but its own.
+  const range = part === undefined ? undefined : unitRangeOf(groupRows, part);
+  const rowGroups =
+    range === undefined ? undefined : Array.from({ length: range.to - range.from }, (_, i) => range.from + i);
+  const totalRows = rowGroups === undefined ? sum(groupRows) : sum(rowGroups.map((g) => groupRows[g]!));
   return arrowInput({
     format: 'parquet',
     name: path,
     fields,
-    batches: decodedBatches(file, batchRows),
+    batches: decodedBatches(file, batchRows, rowGroups),
+    firstRow: range?.firstRow,
     sizeBytes: size,
     batchRows,
     // Progress by rows: a Parquet batch's share of the file is not known from its bytes.
@@ -42,9 +54,20 @@ export async function openParquetSource(path: string, batchRows: number): Promis
   });
 }
 
-/** The file's batches as apache-arrow batches, decoded one at a time. */
-async function* decodedBatches(file: ParquetFile, batchRows: number): AsyncIterable<RecordBatch> {
-  const stream: ReadableStream<WasmRecordBatch> = await file.stream({ batchSize: batchRows });
+const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
+
+/** The file's batches (of `rowGroups` only, when given) as apache-arrow batches, decoded one at a time. */
+async function* decodedBatches(
+  file: ParquetFile,
+  batchRows: number,
+  rowGroups: number[] | undefined,
+): AsyncIterable<RecordBatch> {
+  // No row group at all is asked for as none, not as the reader's default of every one.
+  if (rowGroups?.length === 0) return;
+  const stream: ReadableStream<WasmRecordBatch> = await file.stream({
+    batchSize: batchRows,
+    ...(rowGroups === undefined ? {} : { rowGroups }),
+  });
   for await (const decoded of stream) {
     // intoIPCStream consumes (frees) the wasm batch.
     const reader = RecordBatchReader.from(decoded.intoIPCStream());

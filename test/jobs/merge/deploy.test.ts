@@ -221,7 +221,7 @@ describe('deploy/run-merge.sh', () => {
     await summary(1);
     expect(runMerge().status).toBe(0);
     expect((await readFile(join(dir, 'calls.log'), 'utf8')).trim()).toBe(
-      `merge ${dir}/run/shard-1/households.summary.json ${dir}/run/shard-2/households.summary.json --out ${dir}/run/merged --name households`,
+      `merge ${dir}/run/shard-1/households.summary.json ${dir}/run/shard-2/households.summary.json --rows --out ${dir}/run/merged --name households`,
     );
   });
 

@@ -2,15 +2,19 @@
  * deploy/k8s/score-indexed-job.yaml run as a cluster would run it, without the cluster: the scoring
  * container's own command, arguments and environment (read from the YAML, `$(VAR)` expanded as the
  * kubelet does, /data on a temporary directory) in one process per index with JOB_COMPLETION_INDEX
- * 0 … N−1, then the merge container's command. The merged summary equals a single run's except for the
- * `meta` fields docs/deploy.md lists, and the shards' scored and rejects files, concatenated without
- * their repeated headers, hold the single run's rows byte for byte (grouped by shard, as documented).
+ * 0 … N−1 (N = 3, OUTLAY_INPUT and OUTLAY_SHARDS set as an operator would), then the merge container's
+ * command. The merged summary equals a single run's except for the `meta` fields docs/deploy.md lists,
+ * and the merged scored and rejects files are the single run's, byte for byte: CSV input, Arrow input, and
+ * a CSV with quoted fields holding newlines, CRLFs and refused quotes, whose shard boundaries fall among
+ * them.
  * tini, the image's PID 1, only passes signals on, so the commands run without it.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Table, tableToIPC, Utf8, vectorFromArray } from 'apache-arrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { PACKAGE_ROOT } from '../../../src/paths.js';
@@ -36,6 +40,44 @@ const IMAGE_COMMANDS: Record<string, string> = {
 let dir: string;
 let jobs: Map<string, JobDocument>;
 
+/** A CSV with a `note` column: quoted newlines and CRLFs, blank lines, and quotes csv-parse refuses. */
+function quotedCsv(rows: string[]): string {
+  const notes = [
+    'plain',
+    '"two\nlines"',
+    '"with, comma"',
+    '"a ""quote"""',
+    '"crlf\r\ninside"',
+    '',
+    '"a\n\nb"',
+  ];
+  const records = rows.slice(1).map((row, i) => {
+    // A quote inside an unquoted field; a quote that does not close its field (read on to the next one).
+    const note = i === 50 ? '5" screen' : i === 120 ? '"abc"x' : notes[i % notes.length]!;
+    return `${i % 37 === 0 ? '\r\n' : ''}${row},${note}`;
+  });
+  return `${[`${rows[0]},note`, ...records].join('\r\n')}\r\n`;
+}
+
+/** The same rows as an Arrow IPC file of 37-row record batches, every column Utf8 (nulls for empty). */
+function arrowOf(rows: string[]): Uint8Array {
+  const header = rows[0]!.split(',');
+  const cells = rows.slice(1).map((row) => row.split(','));
+  const batches = [];
+  for (let start = 0; start < cells.length; start += 37) {
+    const part = cells.slice(start, start + 37);
+    const columns = header.map((name, c) => [
+      name,
+      vectorFromArray(
+        part.map((cell) => (cell[c] === '' ? null : cell[c]!)),
+        new Utf8(),
+      ),
+    ]);
+    batches.push(...new Table(Object.fromEntries(columns)).batches);
+  }
+  return tableToIPC(new Table(batches), 'file');
+}
+
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'outlay-sharded-run-'));
   const text = await readFile(join(DEPLOY, 'k8s', 'score-indexed-job.yaml'), 'utf8');
@@ -50,16 +92,26 @@ beforeAll(async () => {
   await chmod(join(dir, 'bin', 'outlay'), 0o755);
   // A 301-row input with one row the contract refuses, so that the rejects files are compared too.
   const rows = (await readFile(join(PACKAGE_ROOT, 'sample-data', 'households.csv'), 'utf8')).split('\n');
-  const input = [...rows.slice(0, 300), rows[300]!.replace(/,[0-9]{5},/, ',123,'), ''].join('\n');
+  const kept = [...rows.slice(0, 300), rows[300]!.replace(/,[0-9]{5},/, ',123,')];
   await mkdir(join(dir, 'data', 'in'), { recursive: true });
-  await writeFile(join(dir, 'data', 'in', 'households.csv'), input);
+  await writeFile(join(dir, 'data', 'in', 'households.csv'), [...kept, ''].join('\n'));
+  await writeFile(join(dir, 'data', 'in', 'quoted.csv'), quotedCsv(kept));
+  await writeFile(join(dir, 'data', 'in', 'households.arrow'), arrowOf(kept));
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-/** A container's environment as the kubelet builds it: `$(NAME)` of an earlier variable expanded. */
-function environment(container: Container, extra: Record<string, string>): Record<string, string> {
+/**
+ * A container's environment as the kubelet builds it: `$(NAME)` of an earlier variable expanded;
+ * `extra` adds variables (the index), `set` replaces the manifest's values as an operator edits them.
+ */
+function environment(
+  container: Container,
+  extra: Record<string, string>,
+  set: Record<string, string> = {},
+): Record<string, string> {
   const env: Record<string, string> = { PATH: `${join(dir, 'bin')}:${process.env.PATH}`, ...extra };
-  for (const { name, value } of container.env) {
+  for (const { name, value: manifestValue } of container.env) {
+    const value = set[name] ?? manifestValue;
     if (value === undefined) continue;
     const expanded = value.replace(/\$\(([A-Z_]+)\)/g, (whole, ref: string) => env[ref] ?? whole);
     env[name] = expanded.replace(/^\/data(?=\/|$)/, join(dir, 'data'));
@@ -77,10 +129,11 @@ function commandLine(container: Container): string[] {
 function run(
   container: Container,
   extra: Record<string, string>,
+  set: Record<string, string>,
 ): Promise<{ code: number | null; stderr: string }> {
   const [command, ...args] = commandLine(container);
   const child = spawn(command!, args, {
-    env: environment(container, extra),
+    env: environment(container, extra, set),
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
@@ -90,65 +143,101 @@ function run(
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stderr })));
 }
 
-/** A CSV's header and its rows in file order, the header of each further file left out. */
-async function concatenated(files: string[]): Promise<{ header: string; rows: string[] }> {
-  const texts = await Promise.all(files.map((file) => readFile(file, 'utf8')));
-  const lines = texts.map((text) => text.split('\n').filter((line) => line !== ''));
-  for (const file of lines) expect(file[0]).toBe(lines[0]![0]);
-  return { header: lines[0]![0]!, rows: lines.flatMap((file) => file.slice(1)) };
-}
-
 const META_DIFFERING = ['shard', 'merged_shards', 'started_at', 'finished_at', 'timings'];
 const withoutRunMeta = (summary: { meta: Record<string, unknown> }) => ({
   ...summary,
   meta: Object.fromEntries(Object.entries(summary.meta).filter(([key]) => !META_DIFFERING.includes(key))),
 });
+const SHARDS = 3;
 
-describe('deploy/k8s/score-indexed-job.yaml, run as its pods would be', () => {
-  it("its N shard pods, then its merge pod: the single run's summary and rows, byte for byte", async () => {
-    const score = jobs.get('outlay-score')!;
-    const scoreContainer = score.spec.template.spec.containers[0]!;
-    const shards = score.spec.completions!;
-    const shardRuns = await Promise.all(
-      Array.from({ length: shards }, (_, index) =>
-        run(scoreContainer, { JOB_COMPLETION_INDEX: String(index) }),
-      ),
-    );
-    for (const shardRun of shardRuns) expect(shardRun.code, shardRun.stderr).toBe(0);
-    const merge = await run(jobs.get('outlay-merge')!.spec.template.spec.containers[0]!, {});
-    expect(merge.code, merge.stderr).toBe(0);
-
-    const env = environment(scoreContainer, {});
-    const single = spawnSync(
-      join(dir, 'bin', 'outlay'),
-      [
-        'score',
-        env.OUTLAY_INPUT!,
-        '--out',
-        join(dir, 'single'),
-        '--no-progress',
-        ...(scoreContainer.args ?? []),
-      ],
-      { encoding: 'utf8' },
-    );
-    expect(single.status, single.stderr).toBe(3);
-
-    const runDir = env.OUTLAY_RUN_DIR!;
-    const json = async (file: string) => JSON.parse(await readFile(file, 'utf8'));
-    const merged = await json(join(runDir, 'merged', 'households.summary.json'));
-    expect(merged.meta.merged_shards).toBe(shards);
-    expect(withoutRunMeta(merged)).toEqual(
-      withoutRunMeta(await json(join(dir, 'single', 'households.summary.json'))),
-    );
-
-    for (const kind of ['scored', 'rejects']) {
-      const shardFiles = Array.from({ length: shards }, (_, i) =>
-        join(runDir, `shard-${i + 1}`, `households.${kind}.csv`),
+describe('deploy/k8s/score-indexed-job.yaml, run as its pods would be, N = 3', () => {
+  const cases = [
+    { input: 'households.csv', args: [] },
+    // The manifest resumes a retried pod (--resume), which needs CSV output.
+    { input: 'households.arrow', args: ['--format', 'csv'] },
+    { input: 'quoted.csv', args: [] },
+  ];
+  for (const { input, args } of cases) {
+    it(`${input}: its shard pods, then its merge pod → the single run's scored and rejects files byte for byte, and its summary`, async () => {
+      const set = { OUTLAY_INPUT: `/data/in/${input}`, OUTLAY_SHARDS: String(SHARDS) };
+      const manifestContainer = jobs.get('outlay-score')!.spec.template.spec.containers[0]!;
+      const scoreContainer = { ...manifestContainer, args: [...(manifestContainer.args ?? []), ...args] };
+      const shardRuns = await Promise.all(
+        Array.from({ length: SHARDS }, (_, index) =>
+          run(scoreContainer, { JOB_COMPLETION_INDEX: String(index) }, set),
+        ),
       );
-      const fromShards = await concatenated(shardFiles);
-      const whole = await concatenated([join(dir, 'single', `households.${kind}.csv`)]);
-      expect(fromShards.header).toBe(whole.header);
-      expect([...fromShards.rows].sort()).toEqual([...whole.rows].sort());
-    }
+      for (const shardRun of shardRuns) expect(shardRun.code, shardRun.stderr).toBe(0);
+      const merge = await run(jobs.get('outlay-merge')!.spec.template.spec.containers[0]!, {}, set);
+      expect(merge.code, merge.stderr).toBe(0);
+
+      const env = environment(scoreContainer, {}, set);
+      const name = input.replace(/\.[a-z]+$/, '');
+      const single = spawnSync(
+        join(dir, 'bin', 'outlay'),
+        [
+          'score',
+          env.OUTLAY_INPUT!,
+          '--out',
+          join(dir, 'single', name),
+          '--no-progress',
+          ...(scoreContainer.args ?? []),
+        ],
+        { encoding: 'utf8' },
+      );
+      expect(single.status, single.stderr).toBe(3);
+
+      const mergedDir = join(env.OUTLAY_RUN_DIR!, 'merged');
+      const singleDir = join(dir, 'single', name);
+      const json = async (file: string) => JSON.parse(await readFile(file, 'utf8'));
+      const merged = await json(join(mergedDir, `${name}.summary.json`));
+      expect(merged.meta.merged_shards).toBe(SHARDS);
+      expect(withoutRunMeta(merged)).toEqual(
+        withoutRunMeta(await json(join(singleDir, `${name}.summary.json`))),
+      );
+      for (const file of [`${name}.scored.csv`, `${name}.rejects.csv`]) {
+        const bytes = await readFile(join(mergedDir, file));
+        expect(bytes.equals(await readFile(join(singleDir, file))), file).toBe(true);
+      }
+      // Each shard read a share of the rows, not all of them and not none.
+      for (let shard = 1; shard <= SHARDS; shard++) {
+        const summary = await json(join(env.OUTLAY_RUN_DIR!, `shard-${shard}`, `${name}.summary.json`));
+        expect(summary.counts.rows_in).toBeGreaterThan(50);
+        expect(summary.counts.rows_in).toBeLessThan(150);
+      }
+    });
+  }
+});
+
+describe('outlay score --shard I/3 of an Arrow IPC file, then outlay merge --rows', () => {
+  it("Arrow output: the merged file is the single run's, byte for byte", () => {
+    const input = join(dir, 'data', 'in', 'households.arrow');
+    const outlay = (...args: string[]) =>
+      spawnSync(
+        join(dir, 'bin', 'outlay'),
+        [...args, '--workers', '0', '--no-progress', '--log-level', 'warn'],
+        {
+          encoding: 'utf8',
+        },
+      );
+    expect(outlay('score', input, '--out', join(dir, 'arrow-single')).status).toBe(3);
+    const summaries = [1, 2, 3].map((shard) => {
+      const out = join(dir, `arrow-shard-${shard}`);
+      expect(outlay('score', input, '--out', out, '--shard', `${shard}/3`).status).toBeLessThanOrEqual(3);
+      return join(out, 'households.summary.json');
+    });
+    const merge = spawnSync(
+      join(dir, 'bin', 'outlay'),
+      ['merge', ...summaries, '--rows', '--out', join(dir, 'arrow-merged')],
+      {
+        encoding: 'utf8',
+      },
+    );
+    expect(merge.status, merge.stderr).toBe(0);
+    for (const file of ['households.scored.arrow', 'households.rejects.csv'])
+      expect(
+        readFileSync(join(dir, 'arrow-merged', file)).equals(readFileSync(join(dir, 'arrow-single', file))),
+        file,
+      ).toBe(true);
   });
 });

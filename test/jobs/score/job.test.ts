@@ -138,7 +138,7 @@ describe('score job (in process, fake engine)', () => {
     expect((await readCsv(mapped.result.files.scored))[0]!.slice(0, 3)).toEqual(['NET', 'POSTCODE', 'OWNER']);
   });
 
-  it('scenario: shards 1/3, 2/3, 3/3 together hold every row exactly once, in the same order as one run', async () => {
+  it('scenario: shards 1/3, 2/3, 3/3 hold consecutive rows, every row once: in shard order, the single run', async () => {
     const csv = householdsCsv(50, { badEvery: 9 });
     const whole = await score(csv);
     const rowsOf = async (path: string) => (await readCsv(path)).slice(1);
@@ -146,10 +146,8 @@ describe('score job (in process, fake engine)', () => {
     const ids = (rows: string[][]) => rows.map((r) => r[0]);
     const scored = (await Promise.all(shards.map((s) => rowsOf(s.result.files.scored)))).flat();
     const wholeScored = await rowsOf(whole.result.files.scored);
-    expect(ids(scored).sort()).toEqual(ids(wholeScored).sort());
-    expect(ids(await rowsOf(shards[0]!.result.files.scored))).toEqual(
-      ids(wholeScored).filter((id) => (Number(id!.slice(1)) - 1) % 3 === 0),
-    );
+    expect(ids(scored)).toEqual(ids(wholeScored));
+    for (const shard of shards) expect(shard.result.rowsIn).toBeGreaterThan(10);
     expect(shards.reduce((total, s) => total + s.result.rowsIn, 0)).toBe(50);
   });
 
@@ -224,7 +222,7 @@ describe('score job (in process, fake engine)', () => {
     );
   });
 
-  it('scenario: Arrow with nulls, non-ASCII text and sliced batches → CSV output byte-identical to the same rows as CSV, whole and sharded', async () => {
+  it('scenario: Arrow with nulls, non-ASCII text and sliced batches → CSV output byte-identical to the same rows as CSV', async () => {
     const n = 40;
     const rows = Array.from({ length: n }, (_, i) => ({
       id: i % 9 === 4 ? null : `h${i}-${['é', '家', 'a,b', '"q"'][i % 4]}`,
@@ -253,26 +251,20 @@ describe('score job (in process, fake engine)', () => {
       columns.join(','),
       ...rows.map((r) => csvRecord(columns.map((c) => (r[c] === null ? '' : String(r[c])))).trimEnd()),
     ].join('\n');
-    for (const shard of [null, { index: 2, count: 3 }]) {
-      // batchRows 7 cuts the Arrow batch into slices whose offsets do not start at 0.
-      const arrow = await score(
-        Buffer.from(tableToIPC(table, 'file')),
-        { format: 'csv', shard },
-        'households.arrow',
-      );
-      const csv = await score(`${csvText}\n`, { shard });
-      expect(arrow.result.rowsRejected).toBeGreaterThan(0);
-      expect(arrow.result).toMatchObject({
-        rowsScored: csv.result.rowsScored,
-        rowsRejected: csv.result.rowsRejected,
-      });
-      expect(await readFile(arrow.result.files.scored, 'utf8')).toBe(
-        await readFile(csv.result.files.scored, 'utf8'),
-      );
-      expect(await readFile(arrow.result.files.rejects, 'utf8')).toBe(
-        await readFile(csv.result.files.rejects, 'utf8'),
-      );
-    }
+    // batchRows 7 cuts the Arrow batch into slices whose offsets do not start at 0.
+    const arrow = await score(Buffer.from(tableToIPC(table, 'file')), { format: 'csv' }, 'households.arrow');
+    const csv = await score(`${csvText}\n`);
+    expect(arrow.result.rowsRejected).toBeGreaterThan(0);
+    expect(arrow.result).toMatchObject({
+      rowsScored: csv.result.rowsScored,
+      rowsRejected: csv.result.rowsRejected,
+    });
+    expect(await readFile(arrow.result.files.scored, 'utf8')).toBe(
+      await readFile(csv.result.files.scored, 'utf8'),
+    );
+    expect(await readFile(arrow.result.files.rejects, 'utf8')).toBe(
+      await readFile(csv.result.files.rejects, 'utf8'),
+    );
   });
 
   it('scenario: Arrow with a numeric zip column → job-level error naming the column, nothing under final names', async () => {
