@@ -21,19 +21,8 @@ export function separation(
   outcomes: ArrayLike<boolean>,
   weights: ArrayLike<number>,
 ): Separation {
+  const { positive, negative } = groupWeights(scores, outcomes, weights);
   const n = scores.length;
-  if (outcomes.length !== n || weights.length !== n) throw new Error('separation: lengths differ');
-  let positive = 0;
-  let negative = 0;
-  for (let i = 0; i < n; i++) {
-    const w = weights[i]!;
-    if (!(w >= 0) || !Number.isFinite(scores[i]!)) {
-      throw new Error(`separation: row ${i} has weight ${w} and score ${scores[i]}`);
-    }
-    if (outcomes[i]) positive += w;
-    else negative += w;
-  }
-  if (!(positive > 0 && negative > 0)) throw new Error('separation: needs weight with and without the outcome');
   const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => scores[a]! - scores[b]! || a - b);
   let pairs = 0;
   let positiveBelow = 0;
@@ -55,4 +44,28 @@ export function separation(
     start = end;
   }
   return { auc: pairs / (positive * negative), ks };
+}
+
+/** The total weight with and without the outcome, after checking every row. */
+function groupWeights(
+  scores: ArrayLike<number>,
+  outcomes: ArrayLike<boolean>,
+  weights: ArrayLike<number>,
+): { positive: number; negative: number } {
+  const n = scores.length;
+  if (outcomes.length !== n || weights.length !== n) throw new Error('separation: lengths differ');
+  let positive = 0;
+  let negative = 0;
+  for (let i = 0; i < n; i++) {
+    const w = weights[i]!;
+    if (!(w >= 0) || !Number.isFinite(scores[i]!)) {
+      throw new Error(`separation: row ${i} has weight ${w} and score ${scores[i]}`);
+    }
+    if (outcomes[i]) positive += w;
+    else negative += w;
+  }
+  if (!(positive > 0 && negative > 0)) {
+    throw new Error('separation: needs weight with and without the outcome');
+  }
+  return { positive, negative };
 }

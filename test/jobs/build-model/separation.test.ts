@@ -43,7 +43,11 @@ describe('separation', () => {
 
   it('separation: weight zero rows, change nothing', () => {
     const base = separation([3, 2, 1, 2], [true, true, false, false], [2, 1, 1, 1]);
-    const padded = separation([3, 2, 1, 2, 9, -9], [true, true, false, false, false, true], [2, 1, 1, 1, 0, 0]);
+    const padded = separation(
+      [3, 2, 1, 2, 9, -9],
+      [true, true, false, false, false, true],
+      [2, 1, 1, 1, 0, 0],
+    );
     expect(padded).toEqual(base);
   });
 
