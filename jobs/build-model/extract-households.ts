@@ -14,7 +14,7 @@ import type { SourceReader } from './sources.js';
 import { type StubLine, uccsOf } from './stub.js';
 
 export const SURVEY_YEAR = 2014;
-const QUARTER_FILES = ['141x', '142', '143', '144', '151'] as const;
+export const QUARTER_FILES = ['141x', '142', '143', '144', '151'] as const;
 
 export interface Household {
   newid: string;

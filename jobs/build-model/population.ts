@@ -73,4 +73,4 @@ export function shippedPredictions(
   return result;
 }
 
-const householdType = (h: Household): HouseholdType => HOUSEHOLD_TYPES[householdTypeIndex(h.famType)]!;
+export const householdType = (h: Household): HouseholdType => HOUSEHOLD_TYPES[householdTypeIndex(h.famType)]!;

@@ -23,6 +23,7 @@ import { type Household, SURVEY_YEAR } from './extract-households.js';
 import { designInputs, fitModel, PRICE_COMPONENT, SPENDING } from './fit.js';
 import { isHeldOut } from './hold-out.js';
 import { householdsFromCsv } from './household-csv.js';
+import { housingAndVehiclePayments } from './payments.js';
 import { shippedPredictions } from './population.js';
 import {
   type CutDimension,
@@ -37,6 +38,7 @@ import { NEEDS as NEEDS_CATEGORIES } from './size.js';
 import { SourceReader } from './sources.js';
 import { estimateStateEffects, readStateCodes } from './state-effects.js';
 import { localPricesTable, stateEffectsTable, surveyBiasTable } from './validate-geo.js';
+import { rankingTable } from './validate-ranking.js';
 import { householdSizeTable } from './validate-size.js';
 
 export interface ValidateOptions {
@@ -97,6 +99,14 @@ export function validateModel(options: ValidateOptions): Record<string, string> 
     'local-prices': localPricesTable(model, options.resolver),
     'state-effects': stateEffectsSection(source, options.geoDir, households, stateCodes),
     'survey-bias': surveyBiasTable(model, households, scale, rpp2023, stateCodes),
+    ranking: rankingTable({
+      model,
+      households,
+      payments: housingAndVehiclePayments(source, options.ceDir, readStubs(source, options.ceDir).interview),
+      incomeScale: scale,
+      rpp: rpp2023,
+      stateCodes,
+    }),
   };
 }
 
