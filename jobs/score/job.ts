@@ -268,6 +268,7 @@ async function openOutputs(
       format,
       options.compress,
       run.source.arrowFields ?? null,
+      run.scorer!,
     );
     run.outputs = created.outputs;
     return created;

@@ -9,6 +9,7 @@ import { csvRecord } from '../../src/io/csv-text.js';
 import type { InputSource } from '../../src/io/input-source.js';
 import { OutputFile } from '../../src/io/output-file.js';
 import type { SummaryBuilder } from '../../src/report/summary.js';
+import type { ModelIdentity } from './arrow-sink.js';
 import { type Checkpoint, replayScoredRows } from './checkpoint.js';
 import { type FileFormat, type OutputLayout, rejectsHeader } from './layout.js';
 import { CsvScoredSink, GzipCsvScoredSink, type ScoredSink } from './sinks.js';
@@ -54,6 +55,7 @@ export async function createOutputs(
   format: FileFormat,
   compress: Compression,
   arrowFields: NonNullable<InputSource['arrowFields']> | null,
+  model: ModelIdentity,
 ): Promise<OpenedOutputs> {
   const rejects = await OutputFile.create(paths.rejects);
   await rejects.write(csvRecord(rejectsHeader(layout)));
@@ -64,6 +66,7 @@ export async function createOutputs(
           paths.scored,
           layout,
           arrowFields,
+          model,
           format,
         );
   return { outputs: { scored, rejects }, rowsScored: 0, rowsDone: 0, rejectedByReason: new Map() };

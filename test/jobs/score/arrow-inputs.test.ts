@@ -106,11 +106,11 @@ describe('outlay score: Arrow inputs (CLI)', () => {
         if (format === 'csv') {
           const text = await readFile(join(out, `${name}.scored.csv`), 'utf8');
           expect(text.split('\n')).toHaveLength(2);
-          expect(text.startsWith('net_annual_income,zip,budget_')).toBe(true);
+          expect(text.startsWith('row_number,net_annual_income,zip,budget_')).toBe(true);
         } else {
           const scored = await readTable(join(out, `${name}.scored.arrow`));
           expect(scored.numRows).toBe(0);
-          expect(scored.schema.fields[0]!.name).toBe('net_annual_income');
+          expect(scored.schema.fields[0]!.name).toBe('row_number');
         }
         const rejects = await readFile(join(out, `${name}.rejects.csv`), 'utf8');
         expect(rejects).toBe('row_number,net_annual_income,zip,reject_reason\n');
@@ -152,7 +152,7 @@ describe('outlay score: Arrow inputs (CLI)', () => {
       const rows = colours
         .map((colour, i) => ({ colour, i }))
         .filter(({ i }) => i % 4 !== 1 && (extra.length === 0 || i % 2 === 0));
-      expect(String(scored.schema.fields[2]!.type)).toBe('Dictionary<Int32, Utf8>');
+      expect(String(scored.schema.fields[3]!.type)).toBe('Dictionary<Int32, Utf8>');
       expect([...scored.getChild('colour')!]).toEqual(rows.map(({ colour }) => colour));
     }
   });
