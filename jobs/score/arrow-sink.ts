@@ -5,6 +5,7 @@
  * (src/io/parquet-writer.ts), as `BatchFileWriter` says.
  */
 
+import { once } from 'node:events';
 import { CATEGORY_COUNT } from '../../src/contract/categories.js';
 import { OutputFile } from '../../src/io/output-file.js';
 import { ParquetBatchWriter } from '../../src/io/parquet-writer.js';
@@ -19,6 +20,7 @@ import {
   makeData,
   RecordBatch,
   RecordBatchFileWriter,
+  RecordBatchStreamWriter,
   Schema,
   Struct,
   Utf8,
@@ -75,9 +77,9 @@ interface BatchFileWriter extends AsyncIterable<Uint8Array> {
   finish(schema: Schema, wroteBatch: boolean): Promise<void>;
 }
 
-/** apache-arrow's IPC file writer as a BatchFileWriter. */
-function ipcFileWriter(): BatchFileWriter {
-  const writer = new RecordBatchFileWriter();
+/** apache-arrow's IPC file (or stream) writer as a BatchFileWriter. */
+function ipcWriter(stream: boolean): BatchFileWriter {
+  const writer = stream ? new RecordBatchStreamWriter() : new RecordBatchFileWriter();
   return {
     write: async (batch) => {
       writer.write(batch);
@@ -100,7 +102,8 @@ export class ArrowScoredSink implements ScoredSink {
   private readonly dictionaries: (DictionaryUnifier | undefined)[];
 
   private constructor(
-    readonly file: OutputFile,
+    readonly file: OutputFile | null,
+    output: (chunk: Uint8Array) => Promise<void>,
     private readonly schema: Schema,
     private readonly layout: OutputLayout,
     private readonly inputs: readonly InputColumn[],
@@ -110,7 +113,7 @@ export class ArrowScoredSink implements ScoredSink {
       DataType.isDictionary(column.field.type) ? new DictionaryUnifier() : undefined,
     );
     this.pump = (async () => {
-      for await (const chunk of this.writer) await file.write(chunk);
+      for await (const chunk of this.writer) await output(chunk);
     })();
     // Surfaced by end(); without a handler here a write error would be an unhandled rejection first.
     this.pump.catch(() => undefined);
@@ -121,7 +124,8 @@ export class ArrowScoredSink implements ScoredSink {
     layout: OutputLayout,
     inputFields: readonly Field[] | null,
     model: ModelIdentity,
-    format: ColumnarFormat = 'arrow',
+    /** A file format, or a stream that takes the rows as an Arrow IPC stream (`--scored -`). */
+    to: ColumnarFormat | NodeJS.WritableStream = 'arrow',
   ): Promise<ArrowScoredSink> {
     const inputs = inputColumnsOf(layout.header, layout.plan, inputFields);
     const rowNumber = new Field(layout.rowNumberColumn, new Int32(), false);
@@ -132,10 +136,12 @@ export class ArrowScoredSink implements ScoredSink {
       (name, i) => new Field(name, EXPLANATION_TYPES[i]!, false),
     );
     const metadata = scoredMetadata(model);
-    const writer = format === 'parquet' ? new ParquetBatchWriter(metadata) : ipcFileWriter();
+    const writer = to === 'parquet' ? new ParquetBatchWriter(metadata) : ipcWriter(typeof to !== 'string');
     const fields = [rowNumber, ...inputs.map((column) => column.field), ...derived, ...explanation];
+    const file = typeof to === 'string' ? await OutputFile.create(path) : null;
     return new ArrowScoredSink(
-      await OutputFile.create(path),
+      file,
+      file === null ? streamOutput(to as NodeJS.WritableStream) : (chunk) => file.write(chunk),
       new Schema(fields, metadata),
       layout,
       inputs,
@@ -176,6 +182,13 @@ export class ArrowScoredSink implements ScoredSink {
     await this.writer.finish(this.schema, this.wroteBatch);
     await this.pump;
   }
+}
+
+/** Writes to a stream, waiting while it is full: a slow reader on a pipe slows the job, not its memory. */
+function streamOutput(stream: NodeJS.WritableStream): (chunk: Uint8Array) => Promise<void> {
+  return async (chunk) => {
+    if (!stream.write(chunk)) await once(stream, 'drain');
+  };
 }
 
 /** Row index in the source batch of each scored row. */

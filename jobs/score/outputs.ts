@@ -56,6 +56,7 @@ export async function createOutputs(
   compress: Compression,
   arrowFields: NonNullable<InputSource['arrowFields']> | null,
   model: ModelIdentity,
+  scoredStream?: NodeJS.WritableStream,
 ): Promise<OpenedOutputs> {
   const rejects = await OutputFile.create(paths.rejects);
   await rejects.write(csvRecord(rejectsHeader(layout)));
@@ -67,7 +68,7 @@ export async function createOutputs(
           layout,
           arrowFields,
           model,
-          format,
+          scoredStream ?? format,
         );
   return { outputs: { scored, rejects }, rowsScored: 0, rowsDone: 0, rejectedByReason: new Map() };
 }
@@ -99,5 +100,6 @@ export async function replayOutputs(
 /** After a failure: a --resume run keeps its temporary files and last checkpoint for the next attempt. */
 export async function releaseOutputs(outputs: JobOutputs, keepForResume: boolean): Promise<void> {
   const release = keepForResume ? (file: OutputFile) => file.close() : (file: OutputFile) => file.discard();
-  await Promise.all([release(outputs.scored.file), release(outputs.rejects)]);
+  const files = outputs.scored.file === null ? [outputs.rejects] : [outputs.scored.file, outputs.rejects];
+  await Promise.all(files.map(release));
 }

@@ -2,6 +2,7 @@
  * `outlay score` through the real binary on Arrow inputs: every pass-through type round-trips with rejects
  * and with shards; empty inputs give empty outputs; a stream that replaces dictionaries gives a valid file.
  */
+import { spawnSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
@@ -19,7 +20,7 @@ import {
 } from 'apache-arrow';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cellJson, zooColumns } from './arrow-zoo.js';
-import { modelArgs, runCli, tempDir, writeTestArtifact } from './helpers.js';
+import { BIN, modelArgs, runCli, tempDir, writeTestArtifact } from './helpers.js';
 
 const ROWS = 300;
 let dir: string;
@@ -155,5 +156,36 @@ describe('outlay score: Arrow inputs (CLI)', () => {
       expect(String(scored.schema.fields[3]!.type)).toBe('Dictionary<Int32, Utf8>');
       expect([...scored.getChild('colour')!]).toEqual(rows.map(({ colour }) => colour));
     }
+  });
+
+  it('contract: an Arrow IPC stream on stdin with --scored=- → the scored rows as an Arrow IPC stream on stdout, nothing else there, the other files in --out', async () => {
+    const table = zooHouseholds();
+    const out = join(dir, 'piped');
+    const run = spawnSync(
+      process.execPath,
+      [
+        BIN,
+        'score',
+        '-',
+        '--input-format',
+        'arrow',
+        '--scored=-',
+        '--out',
+        out,
+        ...modelArgs(model),
+        '--no-progress',
+      ],
+      { input: Buffer.from(tableToIPC(table, 'stream')), maxBuffer: 1 << 28 },
+    );
+    expect(run.status).toBe(3);
+    const scored = tableFromIPC(run.stdout);
+    expect(scored.numRows).toBe(ROWS - Math.floor(ROWS / 7));
+    expect(scored.schema.fields[0]!.name).toBe('row_number');
+    expect([...scored.getChild('row_number')!].slice(0, 7)).toEqual([1, 2, 3, 4, 5, 6, 8]);
+    expect(scored.schema.metadata.get('outlay.model_version')).toBeTruthy();
+    expect(run.stderr.toString()).toContain('score job finished');
+    const rejects = await readFile(join(out, 'stdin.rejects.csv'), 'utf8');
+    expect(rejects.split('\n').filter(Boolean)).toHaveLength(1 + Math.floor(ROWS / 7));
+    await expect(readFile(join(out, 'stdin.summary.json'), 'utf8')).resolves.toContain('"rows_in"');
   });
 });
