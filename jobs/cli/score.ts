@@ -64,6 +64,12 @@ const scoreOptions = {
       'Batch, local engine: the score reference built for --model, which outlay_percentile reads (default: the shipped one, for the shipped model)',
   },
   out: { type: 'string', default: 'out', describe: 'Output directory' },
+  scored: {
+    type: 'string',
+    choices: ['-'] as const,
+    describe:
+      'Batch: "-" writes the scored rows to standard output as an Arrow IPC stream (the rejects, summary and report still go to --out)',
+  },
   format: {
     choices: ['csv', 'arrow', 'parquet'] as const,
     describe: "Scored file format (default: the input's)",
@@ -224,6 +230,7 @@ async function runJob(argv: ScoreArgs, logger: Logger, stop: AbortSignal): Promi
   return runScoreJob({
     input: argv.input!,
     outDir: argv.out,
+    scoredStream: argv.scored === '-' ? process.stdout : undefined,
     format: argv.format,
     inputFormat: argv['input-format'],
     compress: argv.compress,
@@ -265,9 +272,10 @@ function startFields(argv: ScoreArgs, maxRejectRate: number | undefined): Record
   };
 }
 
+/** On stderr when the scored rows went to stdout (`--scored -`), which then holds nothing else. */
 function printOutputs(result: ScoreJobResult): void {
   const { files } = result;
-  process.stdout.write(
+  (files.scored === '-' ? process.stderr : process.stdout).write(
     `outlay score: ${result.rowsIn} rows in, ${result.rowsScored} scored, ${result.rowsRejected} rejected\n` +
       `  scored:  ${files.scored}\n  rejects: ${files.rejects}\n  summary: ${files.summary}\n  report:  ${files.report}\n`,
   );

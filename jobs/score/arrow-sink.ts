@@ -5,11 +5,11 @@
  * (src/io/parquet-writer.ts), as `BatchFileWriter` says.
  */
 
+import { once } from 'node:events';
 import { CATEGORY_COUNT } from '../../src/contract/categories.js';
-import { cellAt, type SourceBatch } from '../../src/io/input-source.js';
 import { OutputFile } from '../../src/io/output-file.js';
 import { ParquetBatchWriter } from '../../src/io/parquet-writer.js';
-import { type Utf8Buffers, Utf8ColumnBuilder } from '../../src/io/utf8-column.js';
+import type { Utf8Buffers } from '../../src/io/utf8-column.js';
 import {
   type Data,
   DataType,
@@ -20,14 +20,15 @@ import {
   makeData,
   RecordBatch,
   RecordBatchFileWriter,
+  RecordBatchStreamWriter,
   Schema,
   Struct,
   Utf8,
 } from '../../src/vendor/apache-arrow.js';
 import { DictionaryUnifier } from './arrow-dictionary.js';
-import { takeRows } from './arrow-take.js';
-import { cellText, type EncodedBatch } from './encode.js';
-import { DERIVED_COLUMNS, EXPLANATION_COLUMNS, type OutputLayout } from './layout.js';
+import { type InputColumn, inputColumnData, inputColumnsOf } from './arrow-input-columns.js';
+import type { EncodedBatch } from './encode.js';
+import { DERIVED_COLUMNS, type OutputLayout } from './layout.js';
 import type { ScoredSink, SelectedBatch } from './sinks.js';
 
 const DERIVED_TYPES: readonly DataType[] = [
@@ -48,8 +49,26 @@ const EXPLANATION_TYPES: readonly DataType[] = [
   new Utf8(),
 ];
 
-/** The columns the job adds after the input's. */
-const ADDED_COLUMN_COUNT = DERIVED_COLUMNS.length + EXPLANATION_COLUMNS.length;
+/** Which model the scored amounts come from, for the file's schema metadata. */
+export interface ModelIdentity {
+  readonly modelVersion: string;
+  /** The year of the prices every amount is in; undefined when a remote server does not say. */
+  readonly priceYear: number | undefined;
+}
+
+/**
+ * The schema metadata of a scored file (Arrow IPC schema metadata; Parquet key-value metadata too): the
+ * model, its price year and the units of the amounts, so that a file read on its own says what it holds.
+ */
+export function scoredMetadata(model: ModelIdentity): Map<string, string> {
+  const metadata = new Map([
+    ['outlay.model_version', model.modelVersion],
+    ['outlay.amounts_unit', 'budget_* and model_*: US dollars a year, whole dollars'],
+    ['outlay.predicted_saving_ability_unit', 'US dollars a month, whole dollars'],
+  ]);
+  if (model.priceYear !== undefined) metadata.set('outlay.price_year', String(model.priceYear));
+  return metadata;
+}
 
 /** Record batches in, a file's bytes out. */
 interface BatchFileWriter extends AsyncIterable<Uint8Array> {
@@ -58,9 +77,9 @@ interface BatchFileWriter extends AsyncIterable<Uint8Array> {
   finish(schema: Schema, wroteBatch: boolean): Promise<void>;
 }
 
-/** apache-arrow's IPC file writer as a BatchFileWriter. */
-function ipcFileWriter(): BatchFileWriter {
-  const writer = new RecordBatchFileWriter();
+/** apache-arrow's IPC file (or stream) writer as a BatchFileWriter. */
+function ipcWriter(stream: boolean): BatchFileWriter {
+  const writer = stream ? new RecordBatchStreamWriter() : new RecordBatchFileWriter();
   return {
     write: async (batch) => {
       writer.write(batch);
@@ -83,15 +102,18 @@ export class ArrowScoredSink implements ScoredSink {
   private readonly dictionaries: (DictionaryUnifier | undefined)[];
 
   private constructor(
-    readonly file: OutputFile,
+    readonly file: OutputFile | null,
+    output: (chunk: Uint8Array) => Promise<void>,
     private readonly schema: Schema,
+    private readonly layout: OutputLayout,
+    private readonly inputs: readonly InputColumn[],
     private readonly writer: BatchFileWriter,
   ) {
-    this.dictionaries = schema.fields.map((field) =>
-      DataType.isDictionary(field.type) ? new DictionaryUnifier() : undefined,
+    this.dictionaries = inputs.map((column) =>
+      DataType.isDictionary(column.field.type) ? new DictionaryUnifier() : undefined,
     );
     this.pump = (async () => {
-      for await (const chunk of this.writer) await file.write(chunk);
+      for await (const chunk of this.writer) await output(chunk);
     })();
     // Surfaced by end(); without a handler here a write error would be an unhandled rejection first.
     this.pump.catch(() => undefined);
@@ -101,19 +123,28 @@ export class ArrowScoredSink implements ScoredSink {
     path: string,
     layout: OutputLayout,
     inputFields: readonly Field[] | null,
-    format: ColumnarFormat = 'arrow',
+    model: ModelIdentity,
+    /** A file format, or a stream that takes the rows as an Arrow IPC stream (`--scored -`). */
+    to: ColumnarFormat | NodeJS.WritableStream = 'arrow',
   ): Promise<ArrowScoredSink> {
-    const passthrough = inputFields ?? layout.header.map((name) => new Field(name, new Utf8(), true));
+    const inputs = inputColumnsOf(layout.header, layout.plan, inputFields);
+    const rowNumber = new Field(layout.rowNumberColumn, new Int32(), false);
     const derived = DERIVED_COLUMNS.map(
       (name, i) => new Field(name, DERIVED_TYPES[i]!, name === 'state' || name === 'cbsa'),
     );
     const explanation = layout.explanationColumns.map(
       (name, i) => new Field(name, EXPLANATION_TYPES[i]!, false),
     );
-    const writer = format === 'parquet' ? new ParquetBatchWriter() : ipcFileWriter();
+    const metadata = scoredMetadata(model);
+    const writer = to === 'parquet' ? new ParquetBatchWriter(metadata) : ipcWriter(typeof to !== 'string');
+    const fields = [rowNumber, ...inputs.map((column) => column.field), ...derived, ...explanation];
+    const file = typeof to === 'string' ? await OutputFile.create(path) : null;
     return new ArrowScoredSink(
-      await OutputFile.create(path),
-      new Schema([...passthrough, ...derived, ...explanation]),
+      file,
+      file === null ? streamOutput(to as NodeJS.WritableStream) : (chunk) => file.write(chunk),
+      new Schema(fields, metadata),
+      layout,
+      inputs,
       writer,
     );
   }
@@ -123,12 +154,12 @@ export class ArrowScoredSink implements ScoredSink {
     const k = encoded.scored;
     const sourceRows = sourceRowsOf(encoded.scoredIndex, batch.selection);
     const source = batch.source!;
-    const children: Data[] = [];
-    for (let c = 0; c < this.schema.fields.length - ADDED_COLUMN_COUNT; c++) {
-      const column = passthroughColumn(source, c, sourceRows, k);
-      children.push(this.dictionaries[c]?.unify(column as Data<Dictionary>) ?? column);
-    }
     const int32 = (values: Int32Array) => makeData({ type: new Int32(), length: k, data: values });
+    const children: Data[] = [int32(columns.rowNumber)];
+    this.inputs.forEach((input, c) => {
+      const column = inputColumnData(input, source, c, sourceRows, this.layout.plan);
+      children.push(this.dictionaries[c]?.unify(column as Data<Dictionary>) ?? column);
+    });
     const float64 = (values: Float64Array) => makeData({ type: new Float64(), length: k, data: values });
     const stride = columns.categoryStride;
     const category = (values: Int32Array, c: number) => int32(values.subarray(c * stride, c * stride + k));
@@ -153,19 +184,16 @@ export class ArrowScoredSink implements ScoredSink {
   }
 }
 
+/** Writes to a stream, waiting while it is full: a slow reader on a pipe slows the job, not its memory. */
+function streamOutput(stream: NodeJS.WritableStream): (chunk: Uint8Array) => Promise<void> {
+  return async (chunk) => {
+    if (!stream.write(chunk)) await once(stream, 'drain');
+  };
+}
+
 /** Row index in the source batch of each scored row. */
 function sourceRowsOf(scoredIndex: Int32Array, selection: Int32Array | null): Int32Array {
   return selection === null ? scoredIndex : scoredIndex.map((i) => selection[i]!);
-}
-
-function passthroughColumn(source: SourceBatch, column: number, rows: Int32Array, k: number): Data {
-  if (source.arrow !== undefined) {
-    const vector = source.arrow.getChildAt(column)!;
-    return k === source.length ? vector.data[0]! : takeRows(vector, rows);
-  }
-  const text = new Utf8ColumnBuilder(k);
-  for (const row of rows) text.add(cellText(cellAt(source.cells, row, column)));
-  return utf8Data(text.finish());
 }
 
 const utf8Data = (buffers: Utf8Buffers): Data => makeData({ type: new Utf8(), ...buffers });

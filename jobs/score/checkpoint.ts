@@ -126,7 +126,8 @@ export async function replayScoredRows(
   );
   let rows = 0;
   for await (const fields of parser as AsyncIterable<string[]>) {
-    const { demographics } = buildRequest(layout.plan, (column) => fields[column]).body;
+    // Input column c is the scored file's column c + 1, after the row number.
+    const { demographics } = buildRequest(layout.plan, (column) => fields[column + 1]).body;
     summary.addScored({
       psa: Number(fields[psa]),
       score: Number(fields[score]),
@@ -140,7 +141,7 @@ export async function replayScoredRows(
       percentile: Number(fields[percentile!]),
       reasonCodes: fields[reasonCodes!] ?? '',
       expenseFlags: fields[expenseFlags!] ?? '',
-      groups: Object.fromEntries(layout.groups.map((group) => [group.name, fields[group.column] ?? ''])),
+      groups: Object.fromEntries(layout.groups.map((group) => [group.name, fields[group.column + 1] ?? ''])),
     });
     rows++;
   }

@@ -18,6 +18,8 @@ import type { OutputLayout } from './layout.js';
 
 /** Derived values of the scored rows of a batch, column by column (Arrow output). */
 export interface ScoredColumns {
+  /** Each scored row's 1-based input row number (the rejects file's numbering). */
+  readonly rowNumber: Int32Array;
   /**
    * CATEGORY_COUNT columns, column c from `c × categoryStride`: its first `scored` values are the scored
    * rows' amounts, the rest is room the batch's rejects left unused.
@@ -119,6 +121,7 @@ export class BatchEncoder {
     this.columns =
       layout.format === 'arrow'
         ? {
+            rowNumber: new Int32Array(n),
             budget: new Int32Array(stride * CATEGORY_COUNT),
             model: new Int32Array(stride * CATEGORY_COUNT),
             categoryStride: stride,
@@ -162,13 +165,18 @@ export class BatchEncoder {
     const k = this.scored++;
     this.scoredIndex[k] = index;
     if (this.columns === null) this.csvRecord(index, figures, explanation);
-    else setColumns(this.columns, k, figures, explanation);
+    else {
+      this.columns.rowNumber[k] = this.rowNumbers[index]!;
+      setColumns(this.columns, k, figures, explanation);
+    }
     this.addStats(k, index, figures, explanation, demographics);
   }
 
   private csvRecord(index: number, figures: WrittenFigures, explanation: ExplanationValues): void {
     const { budget, model, geography, scoreValues } = figures;
     const out = this.csv;
+    out.integer(this.rowNumbers[index]!);
+    out.comma();
     this.inputFields(out, index);
     for (let c = 0; c < CATEGORY_COUNT; c++) {
       out.comma();
@@ -257,6 +265,7 @@ export class BatchEncoder {
           ? null
           : {
               ...columns,
+              rowNumber: trim(columns.rowNumber),
               psa: trim(columns.psa),
               score: trim(columns.score),
               savingsScore: trim(columns.savingsScore),

@@ -51,6 +51,11 @@ export interface ScoreJobOptions {
   readonly format: FileFormat | undefined;
   /** The format of standard input (`-`; default CSV); a file's is read from its name. */
   readonly inputFormat?: FileFormat | undefined;
+  /**
+   * `--scored -`: the scored rows go to this stream (standard output) as an Arrow IPC stream, as they are
+   * written, instead of to a file in `outDir`; the rejects, summary and report still go to `outDir`.
+   */
+  readonly scoredStream?: NodeJS.WritableStream | undefined;
   /** `--compress gzip`: the scored CSV file gzip-compressed (`.scored.csv.gz`). */
   readonly compress?: Compression;
   /** How a CSV input is read (default: UTF-8, delimiter read off the header). */
@@ -112,7 +117,7 @@ interface Scored {
 export async function runScoreJob(options: ScoreJobOptions): Promise<ScoreJobResult> {
   const startedAt = new Date();
   const inputOptions = inputOptionsOf(options);
-  const format = options.format ?? inputOptions.format;
+  const format = options.format ?? (options.scoredStream === undefined ? inputOptions.format : 'arrow');
   refuseImpossibleOptions(options, format);
   const digest = digestInput(options.input);
   const part =
@@ -147,6 +152,8 @@ const inputOptionsOf = (options: ScoreJobOptions): InputOptions => ({
 });
 
 function refuseImpossibleOptions(options: ScoreJobOptions, format: FileFormat): void {
+  if (options.scoredStream !== undefined && format !== 'arrow')
+    throw new Error(`--scored - writes an Arrow IPC stream; --format ${format} needs a file`);
   if (options.compress === 'gzip' && format !== 'csv')
     throw new Error(
       `--compress gzip applies to CSV output; ${format === 'arrow' ? 'Arrow' : 'Parquet'} output is written as it is`,
@@ -276,6 +283,8 @@ async function openOutputs(
       format,
       options.compress,
       run.source.arrowFields ?? null,
+      run.scorer!,
+      options.scoredStream,
     );
     run.outputs = created.outputs;
     return created;
@@ -314,7 +323,7 @@ function resultOf(run: Run, scored: Scored, report: StagedReport): ScoreJobResul
     rowsScored: writer.rowsScored,
     rowsRejected: writer.rowsRejected,
     files: {
-      scored: run.paths.scored,
+      scored: run.options.scoredStream === undefined ? run.paths.scored : '-',
       rejects: run.paths.rejects,
       summary: report.paths.summaryPath,
       report: report.paths.reportPath,

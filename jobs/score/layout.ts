@@ -53,6 +53,11 @@ export interface OutputLayout {
   readonly groups: readonly { readonly name: string; readonly column: number }[];
   /** EXPLANATION_COLUMNS as the scored file names them (`outlay_` before a name the input has). */
   readonly explanationColumns: readonly string[];
+  /**
+   * The row number's column, first in the scored and rejects files: `row_number`, or `outlay_row_number`
+   * when the input has a column of that name.
+   */
+  readonly rowNumberColumn: string;
   readonly scoring: ScoringOptions;
 }
 
@@ -85,10 +90,16 @@ export function makeLayout(
     return { name, column };
   });
   const explanationColumns = EXPLANATION_COLUMNS.map((name) => unusedName(name, header));
-  return { header, plan, format, scoreKey, groups, explanationColumns, scoring };
+  const rowNumberColumn = unusedName(REJECT_ROW_COLUMN, header);
+  return { header, plan, format, scoreKey, groups, explanationColumns, rowNumberColumn, scoring };
 }
 
+/**
+ * The scored file's columns: the row number (the input's, as in the rejects file: shards and resumed runs
+ * keep the whole input's numbering), the input's columns, the derived columns, the explanation.
+ */
 export const scoredHeader = (layout: OutputLayout): string[] => [
+  layout.rowNumberColumn,
   ...layout.header,
   ...DERIVED_COLUMNS,
   ...layout.explanationColumns,
@@ -99,7 +110,7 @@ export const scoredHeader = (layout: OutputLayout): string[] => [
  * free), so every header name stays unique and the input's columns keep their names.
  */
 export const rejectsHeader = (layout: OutputLayout): string[] => [
-  unusedName(REJECT_ROW_COLUMN, layout.header),
+  layout.rowNumberColumn,
   ...layout.header,
   unusedName(REJECT_REASON_COLUMN, layout.header),
 ];

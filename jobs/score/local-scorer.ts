@@ -78,6 +78,10 @@ export class InProcessScorer implements BatchScorer {
     return this.scoring.engine.modelVersion;
   }
 
+  get priceYear(): number {
+    return this.scoring.engine.priceYear;
+  }
+
   async score(batch: WorkBatch): Promise<EncodedBatch> {
     return this.scoring.scoreBatch(batch);
   }

@@ -9,6 +9,7 @@ import { csvRecord } from '../../src/io/csv-text.js';
 import type { InputSource } from '../../src/io/input-source.js';
 import { OutputFile } from '../../src/io/output-file.js';
 import type { SummaryBuilder } from '../../src/report/summary.js';
+import type { ModelIdentity } from './arrow-sink.js';
 import { type Checkpoint, replayScoredRows } from './checkpoint.js';
 import { type FileFormat, type OutputLayout, rejectsHeader } from './layout.js';
 import { CsvScoredSink, GzipCsvScoredSink, type ScoredSink } from './sinks.js';
@@ -54,6 +55,8 @@ export async function createOutputs(
   format: FileFormat,
   compress: Compression,
   arrowFields: NonNullable<InputSource['arrowFields']> | null,
+  model: ModelIdentity,
+  scoredStream?: NodeJS.WritableStream,
 ): Promise<OpenedOutputs> {
   const rejects = await OutputFile.create(paths.rejects);
   await rejects.write(csvRecord(rejectsHeader(layout)));
@@ -64,7 +67,8 @@ export async function createOutputs(
           paths.scored,
           layout,
           arrowFields,
-          format,
+          model,
+          scoredStream ?? format,
         );
   return { outputs: { scored, rejects }, rowsScored: 0, rowsDone: 0, rejectedByReason: new Map() };
 }
@@ -96,5 +100,6 @@ export async function replayOutputs(
 /** After a failure: a --resume run keeps its temporary files and last checkpoint for the next attempt. */
 export async function releaseOutputs(outputs: JobOutputs, keepForResume: boolean): Promise<void> {
   const release = keepForResume ? (file: OutputFile) => file.close() : (file: OutputFile) => file.discard();
-  await Promise.all([release(outputs.scored.file), release(outputs.rejects)]);
+  const files = outputs.scored.file === null ? [outputs.rejects] : [outputs.scored.file, outputs.rejects];
+  await Promise.all(files.map(release));
 }

@@ -20,7 +20,7 @@ export async function stageOutputs(
   await outputs.scored.end();
   // The outputs' fsync (~130 ms for a 1 M-row Arrow file) runs while the summary is computed instead of
   // after it; publishTogether's own sync then finds nothing left to write.
-  const durable = Promise.all([outputs.scored.file.sync(), outputs.rejects.sync()]);
+  const durable = Promise.all([outputs.scored.file?.sync(), outputs.rejects.sync()]);
   durable.catch(() => undefined);
   const report = await stageSummaryAndReport(outDir, name, finishSummary());
   await durable;
@@ -37,5 +37,6 @@ export async function publishOutputs(
   checkpointPath: string,
 ): Promise<void> {
   await removeCheckpoint(checkpointPath);
-  await publishTogether([outputs.scored.file, outputs.rejects, ...report.files]);
+  const scored = outputs.scored.file === null ? [] : [outputs.scored.file];
+  await publishTogether([...scored, outputs.rejects, ...report.files]);
 }

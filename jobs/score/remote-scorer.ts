@@ -20,6 +20,7 @@ export class RemoteScorer implements BatchScorer {
   readonly engineKind = 'remote';
   readonly parallelBatches: number;
   readonly modelVersion: string;
+  readonly priceYear: number | undefined;
   /** Most rows per evaluate request; undefined when the server takes three requests per row. */
   private readonly maxHouseholds: number | undefined;
 
@@ -41,6 +42,7 @@ export class RemoteScorer implements BatchScorer {
     // Enough rows queued that the connection slots never idle while a batch is being written.
     this.parallelBatches = Math.max(2, Math.ceil((2 * concurrency) / batchRows));
     this.modelVersion = engine.modelVersion;
+    this.priceYear = engine.priceYear;
     this.maxHouseholds = engine.maxHouseholds;
   }
 

@@ -5,6 +5,8 @@ import type { WorkBatch } from './work.js';
 export interface BatchScorer {
   readonly engineKind: 'local' | 'remote';
   readonly modelVersion: string;
+  /** The year of the prices the amounts are in; undefined when a remote server does not say. */
+  readonly priceYear: number | undefined;
   /** Batches worth having in flight at once to keep every worker or connection busy. */
   readonly parallelBatches: number;
   score(batch: WorkBatch): Promise<EncodedBatch>;

@@ -25,7 +25,8 @@ export interface SelectedBatch {
 }
 
 export interface ScoredSink {
-  readonly file: OutputFile;
+  /** Null when the rows go to a stream (`--scored -`), which has nothing to sync, publish or discard. */
+  readonly file: OutputFile | null;
   /** Whether `write` needs the batch's input cells (`SelectedBatch.source`). */
   readonly needsInput: boolean;
   write(encoded: EncodedBatch, batch: SelectedBatch): Promise<void>;

@@ -129,6 +129,7 @@ export class WorkerPool implements BatchScorer {
   private constructor(
     private readonly workers: ScoringWorker[],
     readonly modelVersion: string,
+    readonly priceYear: number,
     /** Null once closed, so that its engine can be collected. */
     private mainThread: InProcessScorer | null,
   ) {
@@ -157,11 +158,12 @@ export class WorkerPool implements BatchScorer {
     try {
       if (!mainThread) {
         const started = await Promise.all(workers.map((worker) => worker.ready));
-        return new WorkerPool(workers, started[0]!.modelVersion, null);
+        return new WorkerPool(workers, started[0]!.modelVersion, started[0]!.priceYear, null);
       }
       const engine = await loadEngineFrom(setup.engine);
       for (const worker of workers) worker.requireModel(engine.modelVersion);
-      return new WorkerPool(workers, engine.modelVersion, new InProcessScorer(engine, setup.layout));
+      const inProcess = new InProcessScorer(engine, setup.layout);
+      return new WorkerPool(workers, engine.modelVersion, engine.priceYear, inProcess);
     } catch (error) {
       await Promise.all(workers.map((worker) => worker.thread.terminate()));
       throw error;

@@ -14,6 +14,7 @@ import type { WorkBatch } from './work.js';
 export interface WorkerReady {
   readonly ready: true;
   readonly modelVersion: string;
+  readonly priceYear: number;
   /** The heap limit V8 applies to this thread, so that the pool's resource limits can be seen in effect. */
   readonly heapLimitMb: number;
 }
@@ -31,6 +32,7 @@ const scoring = new LocalScoring(engine, setup.layout);
 port.postMessage({
   ready: true,
   modelVersion: engine.modelVersion,
+  priceYear: engine.priceYear,
   heapLimitMb: getHeapStatistics().heap_size_limit / 2 ** 20,
 } satisfies WorkerReady);
 

@@ -88,7 +88,8 @@ export class BatchWriter {
     await writeCheckpoint(checkpointing.path, {
       fingerprint: checkpointing.fingerprint,
       rowsDone: this.rowsDone,
-      scoredBytes: await this.outputs.scored.file.sync(),
+      // A --resume run writes a CSV file (a stream is refused with --resume).
+      scoredBytes: await this.outputs.scored.file!.sync(),
       rejectsBytes: await this.outputs.rejects.sync(),
       rejectedByReason: Object.fromEntries(this.rejectedByReason),
     });

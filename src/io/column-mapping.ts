@@ -19,6 +19,8 @@ export interface ContractField {
   readonly path: string;
   readonly section: 'demographics' | 'budget';
   readonly kind: FieldKind;
+  /** A number the contract requires to be whole (`age`, `household_members`): typed output stores Int32. */
+  readonly integer: boolean;
   readonly required: boolean;
 }
 
@@ -34,6 +36,7 @@ export const CONTRACT_FIELDS: readonly ContractField[] = [
       path: `/demographics/${name}`,
       section: 'demographics',
       kind: kindOf(schema.type),
+      integer: schema.type === 'integer',
       required: requiredDemographics.has(name),
     }),
   ),
@@ -43,6 +46,7 @@ export const CONTRACT_FIELDS: readonly ContractField[] = [
       path: `/budget/${name}`,
       section: 'budget',
       kind: 'number',
+      integer: false,
       required: false,
     }),
   ),

@@ -22,7 +22,8 @@ export class ParquetBatchWriter implements AsyncIterable<Uint8Array> {
   private pulled: (() => void) | undefined;
   private readonly output: Promise<ReadableStream<Uint8Array>>;
 
-  constructor() {
+  /** `metadata`: the file's key-value metadata, beside the Arrow schema the writer stores there itself. */
+  constructor(metadata: ReadonlyMap<string, string> = new Map()) {
     const input = new ReadableStream<WasmRecordBatch>(
       {
         start: (controller) => {
@@ -43,6 +44,7 @@ export class ParquetBatchWriter implements AsyncIterable<Uint8Array> {
         // per 100,000 scored rows) and made the file larger, not smaller.
         .setDictionaryEnabled(false)
         .setMaxRowGroupSize(ROW_GROUP_ROWS)
+        .setKeyValueMetadata(new Map(metadata))
         .build();
       return (await transformParquetStream(input, properties)) as ReadableStream<Uint8Array>;
     })();

@@ -116,6 +116,17 @@ export function rowErrors(request: RowRequest): ErrorItem[] {
   return [...request.errors, ...rest];
 }
 
+/**
+ * The value a scored row's cell gave its field, for typed output: undefined when not given. The row was
+ * scored, so its cells were read once already; one that cannot be read now is a bug that stops the job.
+ */
+export function scoredCellValue(plan: RequestPlan, field: ContractField, cell: Cell): unknown {
+  const value = readCell(plan, field, cell);
+  if (value instanceof CellError)
+    throw new Error(`${field.path} ${value.message}, in a row that was scored: the cell read differently`);
+  return value;
+}
+
 class CellError {
   constructor(readonly message: string) {}
 }

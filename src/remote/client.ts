@@ -49,6 +49,8 @@ export interface RemoteClientOptions {
 export interface RemoteEngine {
   /** The server's model version, or a text saying why it is not known. */
   readonly modelVersion: string;
+  /** The year of the server's prices; undefined when it does not say. */
+  readonly priceYear: number | undefined;
   /** Most households per evaluate request when the server offers the endpoint; undefined: three calls per row. */
   readonly maxHouseholds: number | undefined;
 }
@@ -209,14 +211,18 @@ export class RemoteClient {
         info instanceof OffContractAnswer
           ? `its GET ${path} answered off the contract: ${info.problems.join('; ')}`
           : `it has no GET ${path} (HTTP ${response.status})`;
-      return { modelVersion: `unknown (remote: ${why})`, maxHouseholds: undefined };
+      return { modelVersion: `unknown (remote: ${why})`, priceYear: undefined, maxHouseholds: undefined };
     }
     if (info.score_key !== this.scoreKey) {
       throw new RemoteFatalError(
         `the API at ${this.options.baseUrl} answers scores under the key "${info.score_key}", not "${this.scoreKey}"; give --score-key ${info.score_key}`,
       );
     }
-    return { modelVersion: info.model_version, maxHouseholds: info.evaluate?.max_households };
+    return {
+      modelVersion: info.model_version,
+      priceYear: info.price_year,
+      maxHouseholds: info.evaluate?.max_households,
+    };
   }
 
   /**

@@ -1,6 +1,7 @@
 /**
- * Arrow IPC record batches of a sample. Column types cannot hold every bad value: numeric columns are
- * Float64, is_homeowner Bool, id and zip Utf8, and a cell of the wrong kind ("forty thousand", "maybe")
+ * Arrow IPC record batches of a sample. Column types cannot hold every bad value: the contract's integers
+ * (age, household_members) are Int32, as the scored files' amounts, the other numeric columns Float64,
+ * is_homeowner Bool, id and zip Utf8, and a cell of the wrong kind ("forty thousand", "maybe", age 34.5)
  * is written as null (documented in sample-data/README.md). Buffers are filled directly rather than through
  * apache-arrow's generic builders, which cost about 3 µs a row.
  */
@@ -9,6 +10,7 @@ import {
   type Data,
   Field,
   Float64,
+  Int32,
   makeData,
   RecordBatch,
   Schema,
@@ -17,10 +19,12 @@ import {
 } from '../vendor/apache-arrow.js';
 import { SAMPLE_COLUMNS, type SampleColumn, type SampleRow } from './columns.js';
 
+const INTEGER_COLUMNS: ReadonlySet<SampleColumn> = new Set(['age', 'household_members']);
+
 const typeOf = (column: SampleColumn) => {
   if (column === 'id' || column === 'zip') return new Utf8();
   if (column === 'is_homeowner') return new Bool();
-  return new Float64();
+  return INTEGER_COLUMNS.has(column) ? new Int32() : new Float64();
 };
 
 export const SAMPLE_ARROW_SCHEMA = new Schema(SAMPLE_COLUMNS.map((c) => new Field(c, typeOf(c), true)));
@@ -37,6 +41,7 @@ function validity(cells: readonly unknown[], present: (cell: unknown) => boolean
 }
 
 const isNumber = (cell: unknown): cell is number => typeof cell === 'number';
+const isInt32 = (cell: unknown): cell is number => isNumber(cell) && (cell | 0) === cell;
 const isBoolean = (cell: unknown): cell is boolean => typeof cell === 'boolean';
 const isPresent = (cell: unknown) => cell !== null;
 
@@ -47,6 +52,15 @@ function float64Data(cells: readonly unknown[]): Data<Float64> {
     if (isNumber(cell)) values[i] = cell;
   }
   return makeData({ type: new Float64(), length: cells.length, data: values, ...validity(cells, isNumber) });
+}
+
+function int32Data(cells: readonly unknown[]): Data<Int32> {
+  const values = new Int32Array(cells.length);
+  for (let i = 0; i < cells.length; i++) {
+    const cell = cells[i];
+    if (isInt32(cell)) values[i] = cell;
+  }
+  return makeData({ type: new Int32(), length: cells.length, data: values, ...validity(cells, isInt32) });
 }
 
 function boolData(cells: readonly unknown[]): Data<Bool> {
@@ -74,6 +88,7 @@ function utf8Data(cells: readonly unknown[]): Data<Utf8> {
 function columnData(field: Field, cells: readonly unknown[]): Data {
   if (field.type instanceof Utf8) return utf8Data(cells);
   if (field.type instanceof Bool) return boolData(cells);
+  if (field.type instanceof Int32) return int32Data(cells);
   return float64Data(cells);
 }
 

@@ -37,6 +37,10 @@ class VersionedScorer implements BatchScorer {
     return this.inner.parallelBatches;
   }
 
+  get priceYear(): number | undefined {
+    return this.inner.priceYear;
+  }
+
   score(batch: WorkBatch) {
     if (this.batches++ >= this.failAfterBatches) return Promise.reject(new Error('simulated crash'));
     this.rowsScored += batch.rowNumbers.length;

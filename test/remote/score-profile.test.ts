@@ -47,7 +47,7 @@ const remote = (layout: Parameters<ScoreJobOptions['startScorer']>[0]) =>
     }),
     fakeGeo,
     layout,
-    { modelVersion: 'fake-1', maxHouseholds: undefined },
+    { modelVersion: 'fake-1', priceYear: undefined, maxHouseholds: undefined },
     64,
     8,
   );

@@ -24,15 +24,13 @@ describe('outlay sample (CLI)', () => {
     expect(parseCsv(text.toString())).toHaveLength(100_000);
   });
 
-  it('writes an Arrow IPC file that apache-arrow reads with the documented schema', async () => {
+  it('writes an Arrow IPC file that apache-arrow reads with the documented schema, integers as Int32', async () => {
     const out = join(dir, 'h.arrow');
     await outlay('sample', '--rows', '20000', '--out', out, '--seed', '9', '--bad-rows', '12');
     const table = tableFromIPC(readFileSync(out));
     expect(table.numRows).toBe(20_000);
     expect(table.schema.fields.map((f) => `${f.name}:${f.type}`)).toEqual(
-      SAMPLE_COLUMNS.map(
-        (c) => `${c}:${c === 'id' || c === 'zip' ? 'Utf8' : c === 'is_homeowner' ? 'Bool' : 'Float64'}`,
-      ),
+      SAMPLE_COLUMNS.map((c) => `${c}:${documentedSampleType(c)}`),
     );
   });
 
@@ -65,3 +63,9 @@ describe('outlay sample (CLI)', () => {
     });
   });
 });
+
+function documentedSampleType(column: string): string {
+  if (column === 'id' || column === 'zip') return 'Utf8';
+  if (column === 'is_homeowner') return 'Bool';
+  return column === 'age' || column === 'household_members' ? 'Int32' : 'Float64';
+}

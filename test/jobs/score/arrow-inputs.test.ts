@@ -2,6 +2,7 @@
  * `outlay score` through the real binary on Arrow inputs: every pass-through type round-trips with rejects
  * and with shards; empty inputs give empty outputs; a stream that replaces dictionaries gives a valid file.
  */
+import { spawnSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
@@ -19,7 +20,7 @@ import {
 } from 'apache-arrow';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cellJson, zooColumns } from './arrow-zoo.js';
-import { runCli, scoreArgs, tempDir, writeTestArtifact } from './helpers.js';
+import { BIN, modelArgs, runCli, scoreArgs, tempDir, writeTestArtifact } from './helpers.js';
 
 const ROWS = 300;
 let dir: string;
@@ -99,11 +100,11 @@ describe('outlay score: Arrow inputs (CLI)', () => {
         if (format === 'csv') {
           const text = await readFile(join(out, `${name}.scored.csv`), 'utf8');
           expect(text.split('\n')).toHaveLength(2);
-          expect(text.startsWith('net_annual_income,zip,budget_')).toBe(true);
+          expect(text.startsWith('row_number,net_annual_income,zip,budget_')).toBe(true);
         } else {
           const scored = await readTable(join(out, `${name}.scored.arrow`));
           expect(scored.numRows).toBe(0);
-          expect(scored.schema.fields[0]!.name).toBe('net_annual_income');
+          expect(scored.schema.fields[0]!.name).toBe('row_number');
         }
         const rejects = await readFile(join(out, `${name}.rejects.csv`), 'utf8');
         expect(rejects).toBe('row_number,net_annual_income,zip,reject_reason\n');
@@ -141,11 +142,42 @@ describe('outlay score: Arrow inputs (CLI)', () => {
     expect(run.code).toBe(3);
     const scored = await readTable(join(out, 'replaced.scored.arrow'));
     const rows = colours.map((colour, i) => ({ colour, i })).filter(({ i }) => i % 4 !== 1);
-    expect(String(scored.schema.fields[2]!.type)).toBe('Dictionary<Int32, Utf8>');
+    expect(String(scored.schema.fields[3]!.type)).toBe('Dictionary<Int32, Utf8>');
     expect([...scored.getChild('colour')!]).toEqual(rows.map(({ colour }) => colour));
     // A stream has no footer to find a shard's batches by.
     const sharded = await score(input, join(dir, 'replaced-shard'), '--shard', '1/2');
     expect(sharded.code).toBe(1);
     expect(sharded.stderr).toContain('is an Arrow IPC stream: --shard needs the IPC file format');
+  });
+
+  it('contract: an Arrow IPC stream on stdin with --scored=- → the scored rows as an Arrow IPC stream on stdout, nothing else there, the other files in --out', async () => {
+    const table = zooHouseholds();
+    const out = join(dir, 'piped');
+    const run = spawnSync(
+      process.execPath,
+      [
+        BIN,
+        'score',
+        '-',
+        '--input-format',
+        'arrow',
+        '--scored=-',
+        '--out',
+        out,
+        ...modelArgs(model),
+        '--no-progress',
+      ],
+      { input: Buffer.from(tableToIPC(table, 'stream')), maxBuffer: 1 << 28 },
+    );
+    expect(run.status).toBe(3);
+    const scored = tableFromIPC(run.stdout);
+    expect(scored.numRows).toBe(ROWS - Math.floor(ROWS / 7));
+    expect(scored.schema.fields[0]!.name).toBe('row_number');
+    expect([...scored.getChild('row_number')!].slice(0, 7)).toEqual([1, 2, 3, 4, 5, 6, 8]);
+    expect(scored.schema.metadata.get('outlay.model_version')).toBeTruthy();
+    expect(run.stderr.toString()).toContain('score job finished');
+    const rejects = await readFile(join(out, 'stdin.rejects.csv'), 'utf8');
+    expect(rejects.split('\n').filter(Boolean)).toHaveLength(1 + Math.floor(ROWS / 7));
+    await expect(readFile(join(out, 'stdin.summary.json'), 'utf8')).resolves.toContain('"rows_in"');
   });
 });

@@ -24,12 +24,15 @@ let plain: { derived: string[][]; rejects: string[][] };
 const score = (input: string, out: string, ...extra: string[]) =>
   runCli(scoreArgs(input, out, model, '--workers', '1', ...extra));
 
-/** What a run wrote: its scored rows' added columns, and its rejects' row numbers and reasons. */
+/**
+ * What a run wrote: its scored rows' numbers and added columns (after the row number and the input's
+ * columns), and its rejects' row numbers and reasons.
+ */
 async function resultOf(out: string, name: string, inputColumns: number) {
   const scored: string[][] = parse(await readFile(join(out, `${name}.scored.csv`)));
   const rejects: string[][] = parse(await readFile(join(out, `${name}.rejects.csv`)));
   return {
-    derived: scored.map((row) => row.slice(inputColumns)),
+    derived: scored.map((row) => [row[0]!, ...row.slice(1 + inputColumns)]),
     rejects: rejects.map((row) => [row[0]!, row.at(-1)!]),
   };
 }
@@ -91,8 +94,12 @@ describe('outlay score on files written by other tools (CLI)', () => {
     expect(run.code).toBe(3);
     expect(await resultOf(out, 'excel', INPUT_COLUMNS + 1)).toEqual(plain);
     const scored: string[][] = parse(await readFile(join(out, 'excel.scored.csv')));
-    expect(scored[0]!.slice(0, INPUT_COLUMNS + 1)).toEqual([...rows[0]!.map(titleCase), 'Städt']);
-    expect(scored[1]![INPUT_COLUMNS]).toBe('Zürich €');
+    expect(scored[0]!.slice(0, INPUT_COLUMNS + 2)).toEqual([
+      'row_number',
+      ...rows[0]!.map(titleCase),
+      'Städt',
+    ]);
+    expect(scored[1]![INPUT_COLUMNS + 1]).toBe('Zürich €');
   });
 
   it("contract: a gzip-compressed CSV (.csv.gz) with --compress gzip → the plain run's scored file, byte for byte once decompressed, named without .csv.gz", async () => {
@@ -134,5 +141,59 @@ describe('outlay score on files written by other tools (CLI)', () => {
     expect(scores.map((row) => String(row.outlay_score))).toEqual(
       plain.derived.slice(1).map((row) => String(Number(row[column]))),
     );
+  });
+
+  it('contract: Parquet output from CSV input → DuckDB reads INTEGER age, household_members and row_number, DOUBLE incomes, BOOLEAN is_homeowner, NULL for empty cells, and the model metadata', async () => {
+    const out = join(dir, 'csv-to-parquet');
+    const run = await score(plainCsv, out, '--format', 'parquet');
+    expect(run.code).toBe(3);
+    const scoredPath = join(out, 'households.scored.parquet');
+    const described = await duckdb(`DESCRIBE SELECT * FROM '${scoredPath}'`);
+    expect(described.slice(0, 1 + INPUT_COLUMNS).map((row) => [row.column_name, row.column_type])).toEqual([
+      ['row_number', 'INTEGER'],
+      ['id', 'VARCHAR'],
+      ['age', 'INTEGER'],
+      ['gross_annual_income', 'DOUBLE'],
+      ['household_members', 'INTEGER'],
+      ['is_homeowner', 'BOOLEAN'],
+      ['net_annual_income', 'DOUBLE'],
+      ['zip', 'VARCHAR'],
+      ['mortgage_and_rent', 'DOUBLE'],
+      ['savings', 'DOUBLE'],
+      ['note', 'VARCHAR'],
+    ]);
+    const csvRows: string[][] = parse(await readFile(plainCsv), { from_line: 2 });
+    const scoredCsv = new Map(csvRows.map((row, i) => [i + 1, row]));
+    const parquetRows = await duckdb(
+      `SELECT row_number, age, is_homeowner, savings, note FROM '${scoredPath}' ORDER BY row_number`,
+    );
+    expect(parquetRows.map((row) => row.row_number)).toEqual(
+      plain.derived.slice(1).map((row) => Number(row[0])),
+    );
+    const expected = parquetRows.map(({ row_number }) => {
+      const cells = scoredCsv.get(row_number as number)!;
+      return {
+        row_number,
+        age: Number(cells[1]),
+        is_homeowner: cells[4] === 'true',
+        savings: cells[8] === '' ? null : Number(cells[8]),
+        note: cells[9] === '' ? null : cells[9],
+      };
+    });
+    expect(parquetRows).toEqual(expected);
+    expect(parquetRows.filter((row) => row.savings === null).length).toBeGreaterThan(0);
+    const metadata = Object.fromEntries(
+      (
+        await duckdb(
+          `SELECT decode(key) AS key, decode(value) AS value FROM parquet_kv_metadata('${scoredPath}')`,
+        )
+      ).map((row) => [row.key, row.value]),
+    );
+    expect(metadata).toMatchObject({
+      'outlay.model_version': expect.stringMatching(/./),
+      'outlay.price_year': expect.stringMatching(/^[0-9]{4}$/),
+      'outlay.amounts_unit': 'budget_* and model_*: US dollars a year, whole dollars',
+      'outlay.predicted_saving_ability_unit': 'US dollars a month, whole dollars',
+    });
   });
 });

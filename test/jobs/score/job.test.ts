@@ -51,12 +51,13 @@ async function score(
 }
 
 describe('score job (in process, fake engine)', () => {
-  it('unit: CSV with BOM, CRLF and quoted fields → scored rows in input order with every derived column', async () => {
+  it('unit: CSV with BOM, CRLF and quoted fields → scored rows in input order, numbered, with every derived column', async () => {
     const csv =
       '\uFEFFid,net_annual_income,zip,note\r\n1,50000,35203,"a, ""quoted""\r\nnote"\r\n2,60000,10001,plain\r\n';
     const { result } = await score(csv);
     const rows = await readCsv(result.files.scored);
     expect(rows[0]).toEqual([
+      'row_number',
       'id',
       'net_annual_income',
       'zip',
@@ -64,13 +65,13 @@ describe('score job (in process, fake engine)', () => {
       ...DERIVED_COLUMNS,
       ...EXPLANATION_COLUMNS,
     ]);
-    expect(rows.slice(1).map((r) => r.slice(0, 4))).toEqual([
-      ['1', '50000', '35203', 'a, "quoted"\r\nnote'],
-      ['2', '60000', '10001', 'plain'],
+    expect(rows.slice(1).map((r) => r.slice(0, 5))).toEqual([
+      ['1', '1', '50000', '35203', 'a, "quoted"\r\nnote'],
+      ['2', '2', '60000', '10001', 'plain'],
     ]);
     const direct = engine.household({ demographics: { net_annual_income: 50000, zip: '35203' } });
     if (!direct.ok) throw new Error('fixture invalid');
-    expect(rows[1]![4]).toBe(String(direct.value.budget.food_home));
+    expect(rows[1]![5]).toBe(String(direct.value.budget.food_home));
     expect(rows[1]!.slice(-11, -5)).toEqual([
       direct.value.score['Predicted Saving Ability'],
       direct.value.score.OUTLAY,
@@ -133,9 +134,14 @@ describe('score job (in process, fake engine)', () => {
     );
     const mapped = await score('NET,POSTCODE,OWNER\n50000,35203,Y\n50000,35203,N\n', { mapFile });
     const plain = await score('net_annual_income,zip,is_homeowner\n50000,35203,true\n50000,35203,false\n');
-    const derived = async (path: string) => (await readCsv(path)).slice(1).map((r) => r.slice(3));
+    const derived = async (path: string) => (await readCsv(path)).slice(1).map((r) => r.slice(4));
     expect(await derived(mapped.result.files.scored)).toEqual(await derived(plain.result.files.scored));
-    expect((await readCsv(mapped.result.files.scored))[0]!.slice(0, 3)).toEqual(['NET', 'POSTCODE', 'OWNER']);
+    expect((await readCsv(mapped.result.files.scored))[0]!.slice(0, 4)).toEqual([
+      'row_number',
+      'NET',
+      'POSTCODE',
+      'OWNER',
+    ]);
   });
 
   it('scenario: shards 1/3, 2/3, 3/3 hold consecutive rows, every row once: in shard order, the single run', async () => {
@@ -143,12 +149,12 @@ describe('score job (in process, fake engine)', () => {
     const whole = await score(csv);
     const rowsOf = async (path: string) => (await readCsv(path)).slice(1);
     const shards = await Promise.all([1, 2, 3].map((index) => score(csv, { shard: { index, count: 3 } })));
-    const ids = (rows: string[][]) => rows.map((r) => r[0]);
     const scored = (await Promise.all(shards.map((s) => rowsOf(s.result.files.scored)))).flat();
     const wholeScored = await rowsOf(whole.result.files.scored);
-    expect(ids(scored)).toEqual(ids(wholeScored));
     for (const shard of shards) expect(shard.result.rowsIn).toBeGreaterThan(10);
     expect(shards.reduce((total, s) => total + s.result.rowsIn, 0)).toBe(50);
+    // row_number is the whole input's: the shards' rows, numbers included, are the single run's.
+    expect(scored).toEqual(wholeScored);
   });
 
   it('scenario: the merged summaries of 3 shards equal the single run count for count and quantile for quantile', async () => {
@@ -192,6 +198,7 @@ describe('score job (in process, fake engine)', () => {
     expect(arrow.result).toMatchObject({ rowsScored: 2, rowsRejected: 1 });
     const out = tableFromIPC(await readFile(arrow.result.files.scored));
     expect(out.schema.fields.map((f) => f.name)).toEqual([
+      'row_number',
       ...table.schema.fields.map((f) => f.name),
       ...DERIVED_COLUMNS,
       ...EXPLANATION_COLUMNS,
@@ -216,10 +223,57 @@ describe('score job (in process, fake engine)', () => {
     const added = [...DERIVED_COLUMNS, ...EXPLANATION_COLUMNS];
     const arrowRows = [...out].map((row) => added.map((c) => String(row[c] ?? '')));
     const normalise = (value: string) => (/^-?[0-9.]+$/.test(value) ? String(Number(value)) : value);
-    expect(arrowRows).toEqual(csvRows.map((r) => r.slice(5).map(normalise)));
+    expect(arrowRows).toEqual(csvRows.map((r) => r.slice(6).map(normalise)));
+    expect([...out].map((row) => row.row_number)).toEqual([1, 2]);
     expect(await readFile(arrow.result.files.rejects, 'utf8')).toContain(
       '/demographics/net_annual_income must be > 0',
     );
+  });
+
+  it('unit: CSV in → Arrow out: contract numbers and booleans typed (Y/N by the map), empty cells null, row_number first, model metadata', async () => {
+    const dir = await tempDir('typed');
+    const mapFile = join(dir, 'map.json');
+    await writeFile(mapFile, JSON.stringify({ booleans: { true: ['Y'], false: ['N'] } }));
+    const csv =
+      'id,age,household_members,is_homeowner,net_annual_income,zip,savings,note\n' +
+      'a,30,2,Y,50000.5,35203,,x\nb,,1,N,60000,10001,120,\nc,40,1,,0,35203,,\nd,,,,70000,10001,,\n';
+    const { result } = await score(csv, { format: 'arrow', mapFile });
+    const out = tableFromIPC(await readFile(result.files.scored));
+    const typeOf = (name: string) => String(out.schema.fields.find((f) => f.name === name)!.type);
+    expect(
+      [
+        'row_number',
+        'id',
+        'age',
+        'household_members',
+        'is_homeowner',
+        'net_annual_income',
+        'savings',
+        'note',
+      ].map(typeOf),
+    ).toEqual(['Int32', 'Utf8', 'Int32', 'Int32', 'Bool', 'Float64', 'Float64', 'Utf8']);
+    expect(out.schema.fields[0]!.name).toBe('row_number');
+    const columns = [
+      'row_number',
+      'id',
+      'age',
+      'household_members',
+      'is_homeowner',
+      'net_annual_income',
+      'savings',
+      'note',
+    ];
+    expect([...out].map((row) => columns.map((c) => row[c]))).toEqual([
+      [1, 'a', 30, 2, true, 50000.5, null, 'x'],
+      [2, 'b', null, 1, false, 60000, 120, null],
+      [4, 'd', null, null, null, 70000, null, null],
+    ]);
+    expect(Object.fromEntries(out.schema.metadata)).toEqual({
+      'outlay.model_version': engine.modelVersion,
+      'outlay.price_year': String(engine.priceYear),
+      'outlay.amounts_unit': 'budget_* and model_*: US dollars a year, whole dollars',
+      'outlay.predicted_saving_ability_unit': 'US dollars a month, whole dollars',
+    });
   });
 
   it('scenario: Arrow with nulls, non-ASCII text and sliced batches → CSV output byte-identical to the same rows as CSV', async () => {
