@@ -12,7 +12,7 @@ import {
 } from '../contract/categories.js';
 import { RANGE_PERCENTILES } from '../model/artifact.js';
 import { CATEGORY_DESCRIPTIONS } from './category-kinds.js';
-import { type ScoreParts, statedAmount } from './index-score.js';
+import { type ScoreParts, statedByIndex } from './index-score.js';
 import { roundHalfAwayFromZero } from './rounding.js';
 
 /** The percentiles the flags and the benchmark basis read. */
@@ -31,10 +31,15 @@ export interface PeerBenchmarks {
  */
 export function rangeBenchmarks(ranges: ArrayLike<number>): PeerBenchmarks {
   return {
-    at: (index, percentile) =>
-      ranges[index * RANGE_PERCENTILES.length + RANGE_PERCENTILES.indexOf(percentile)]!,
+    at: (index, percentile) => ranges[index * RANGE_PERCENTILES.length + PERCENTILE_OFFSET[percentile]]!,
   };
 }
+
+/** Where each benchmark percentile sits among a category's RANGE_PERCENTILES. */
+const PERCENTILE_OFFSET: Readonly<Record<BenchmarkPercentile, number>> = {
+  25: RANGE_PERCENTILES.indexOf(25),
+  50: RANGE_PERCENTILES.indexOf(50),
+};
 
 /**
  * A flag is raised only when the understatement moves the main score by at least this many points
@@ -69,10 +74,11 @@ export function expenseFlags(parts: ScoreParts, benchmarks: PeerBenchmarks): Fla
   let basicsStated = 0;
   let basicsBenchmark = 0;
   let basicsCount = 0;
+  const statedAmounts = statedByIndex(parts.stated);
   for (let i = 0; i < SPENDING_CATEGORY_COUNT; i++) {
-    const category = CATEGORIES[i]!;
-    const stated = statedAmount(parts, category);
+    const stated = statedAmounts[i];
     if (stated === undefined) continue;
+    const category = CATEGORIES[i]!;
     const benchmark = benchmarks.at(i, 25);
     if (stated < benchmark && isMaterial(benchmark - stated, parts.netIncome)) {
       flags.push(flagOf('BELOW_PEERS', category, stated, benchmark));

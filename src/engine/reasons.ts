@@ -19,7 +19,7 @@ import {
   SPENDING_CATEGORY_COUNT,
 } from '../contract/categories.js';
 import { CATEGORY_DESCRIPTIONS } from './category-kinds.js';
-import { type ScoreParts, statedAmount, statedSavings } from './index-score.js';
+import { type ScoreParts, statedByIndex, statedSavings } from './index-score.js';
 import { roundHalfAwayFromZero } from './rounding.js';
 
 /** At most this many reasons per score, as adverse-action notices commonly give (four key factors). */
@@ -37,6 +37,9 @@ const SPENDING_CATEGORIES = CATEGORIES.slice(0, SPENDING_CATEGORY_COUNT);
 /** The code of a stated spending category above what peers spend on it. */
 export const abovePeersCode = (category: Category): string => `HIGH_${category.toUpperCase()}`;
 
+/** `abovePeersCode` of each spending category, CATEGORIES order. */
+const ABOVE_PEERS_CODES = SPENDING_CATEGORIES.map(abovePeersCode);
+
 export const INCOME_CODE = 'INCOME_BELOW_PEER_SPENDING';
 export const DEBT_CODE = 'OTHER_DEBT_PAYMENTS';
 export const SAVINGS_CODE = 'SAVINGS_TARGET';
@@ -46,7 +49,7 @@ export const LOAN_CODE = 'LOAN_PAYMENT';
 export const REASON_CODES: readonly string[] = [
   INCOME_CODE,
   DEBT_CODE,
-  ...SPENDING_CATEGORIES.map(abovePeersCode),
+  ...ABOVE_PEERS_CODES,
   SAVINGS_CODE,
   LOAN_CODE,
 ];
@@ -85,7 +88,8 @@ function sharedCandidates(parts: ScoreParts): Candidate[] {
         `Take-home pay of ${dollars(netIncome)} a year is ${dollars(peerSpending - netIncome)} below the ${dollars(peerSpending)} that comparable households spend`,
     });
   }
-  const debt = statedAmount(parts, CATEGORIES[OTHER_DEBT_INDEX]!) ?? 0;
+  const stated = statedByIndex(parts.stated);
+  const debt = stated[OTHER_DEBT_INDEX] ?? 0;
   if (debt > 0) {
     candidates.push({
       code: DEBT_CODE,
@@ -94,17 +98,17 @@ function sharedCandidates(parts: ScoreParts): Candidate[] {
         `Other debt payments of ${dollars(debt)} a year take ${percentOf(debt, netIncome)} of take-home pay`,
     });
   }
-  SPENDING_CATEGORIES.forEach((category, i) => {
-    const stated = statedAmount(parts, category);
+  for (let i = 0; i < SPENDING_CATEGORY_COUNT; i++) {
+    const amount = stated[i];
     const peer = peers[i]!;
-    if (stated === undefined || !(stated > peer)) return;
+    if (amount === undefined || !(amount > peer)) continue;
     candidates.push({
-      code: abovePeersCode(category),
-      points: points(stated - peer),
+      code: ABOVE_PEERS_CODES[i]!,
+      points: points(amount - peer),
       words: () =>
-        `Stated ${CATEGORY_DESCRIPTIONS[category].label} of ${dollars(stated)} a year is ${dollars(stated - peer)} above the ${dollars(peer)} that comparable households spend`,
+        `Stated ${CATEGORY_DESCRIPTIONS[SPENDING_CATEGORIES[i]!].label} of ${dollars(amount)} a year is ${dollars(amount - peer)} above the ${dollars(peer)} that comparable households spend`,
     });
-  });
+  }
   return candidates;
 }
 
