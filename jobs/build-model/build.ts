@@ -114,7 +114,7 @@ export function buildModel(options: BuildOptions): BuildResult {
     ]),
   ) as Record<CutDimension, CutTargets>;
   const u = Float64Array.from(fitted.inputs, (x) => x.u);
-  const base = SPENDING.map((category) => recordMeans(fitted, households, category, logStatePrice));
+  const base = SPENDING.map((category) => recordMeans(fitted, households, category));
   const stateCodes = readStateCodes(source, options.geoDir);
   const stateEffects = estimateStateEffects(households, base, stateCodes);
   const stateFactor = stateFactorTable(stateEffects);
@@ -179,7 +179,9 @@ function buildNotes(
         ([component, e]) =>
           `${component} ${e.estimate.toFixed(3)} (SE ${e.se.toFixed(3)}; used ${e.value.toFixed(3)})`,
       )
-      .join(', ')}.`,
+      .join(
+        ', ',
+      )}; total spending at fixed take-home to the price level ${fitted.totalElasticity.estimate.toFixed(3)} (SE ${fitted.totalElasticity.se.toFixed(3)}; used ${fitted.totalElasticity.value.toFixed(3)}), the component elasticities re-normalised to it.`,
     `State effects (observed / fitted spending per state, shrunk toward the Census region by DerSimonian–Laird; states CE suppresses keep the region level): between-state SD ${stateEffects
       .map((e) => `${e.category} ${e.tau.toFixed(3)}`)
       .join(', ')}.`,
@@ -235,22 +237,17 @@ function regionMeanLogRpp(
   return new Map([...sums].map(([k, [a, b]]) => [k, a / b]));
 }
 
-/** Each household's fitted mean of one category (2014 dollars, its state's 2014 price parity). */
+/** Each household's fitted mean of one category (2014 dollars, its state's 2014 price parities). */
 export function recordMeans(
   fitted: FittedModel,
   households: readonly Household[],
   category: (typeof SPENDING)[number],
-  logStatePrice: (h: Household, component: PriceComponent) => number,
 ): Float64Array {
-  const beta = fitted.beta[SPENDING.indexOf(category)]!;
+  const c = SPENDING.indexOf(category);
+  const beta = fitted.beta[c]!;
   const row = new Float64Array(P);
   return Float64Array.from(households, (h, i) => {
-    designRow(
-      { ...fitted.inputs[i]!, logPrice: logStatePrice(h, PRICE_COMPONENT[category]) },
-      fitted.incomeKnots,
-      row,
-      0,
-    );
+    designRow({ ...fitted.inputs[i]!, logPrice: fitted.logPriceFactor(h, c) }, fitted.incomeKnots, row, 0);
     let eta = 0;
     for (let j = 0; j < P; j++) eta += beta[j]! * row[j]!;
     return Math.exp(eta);
@@ -351,7 +348,11 @@ function tables(
     region: roundAll(region),
     area: roundAll(area),
     rppComponent: SPENDING.map(PRICE_COMPONENT_INDEX),
-    rppElasticity: roundAll(fitted.beta.map((b) => b[COLUMNS.price]!)),
+    rppElasticity: SPENDING.map((c) => round(fitted.elasticity.get(PRICE_COMPONENT[c])!.value)),
+    priceBudget: {
+      totalElasticity: round(fitted.budget.totalElasticity),
+      share: roundAll(fitted.budget.share),
+    },
   };
 }
 

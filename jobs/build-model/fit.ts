@@ -4,6 +4,7 @@
  */
 import { CATEGORIES, SPENDING_CATEGORY_COUNT } from '../../src/contract/categories.js';
 import { RPP_COMPONENTS } from '../../src/model/artifact.js';
+import { logPriceLevel, type PriceBudget, writeLogPriceFactors } from '../../src/model/price.js';
 import type { SpendingCategory } from './ce-categories.js';
 import { COLUMNS, type DesignInput, designRow, incomeU, P } from './design.js';
 import type { Household } from './extract-households.js';
@@ -69,6 +70,11 @@ export interface FittedModel {
   readonly mortgageLogit: Float64Array;
   /** Per RPP component: spending elasticity to the state price parity, pooled over its categories. */
   readonly elasticity: ReadonlyMap<PriceComponent, Elasticity>;
+  /** Total spending's elasticity to the state price level (the budget's), estimate and guarded value. */
+  readonly totalElasticity: Elasticity;
+  readonly budget: PriceBudget;
+  /** A household's ln price factor of a category (index into SPENDING), as the artifact applies it. */
+  readonly logPriceFactor: (h: Household, category: number) => number;
   readonly inputs: DesignInput[];
   readonly weights: Float64Array;
 }
@@ -120,53 +126,118 @@ export function fitModel(
     sumW += weights[i]!;
   });
   for (let i = 0; i < rows; i++) weights[i] = (weights[i]! * rows) / sumW;
-  const x = new Float64Array(rows * P);
-  const y = new Float64Array(rows);
-  const fillDesign = (component: PriceComponent) =>
-    households.forEach((h, i) => {
-      designRow({ ...inputs[i]!, logPrice: logStatePrice(h, component) }, knots, x, i * P);
-    });
-  // One elasticity per RPP component, from the pooled spending of the component's categories: a
-  // category-by-category price slope is not identified from ~45 states (the first version had 30 of 36 at
-  // the clamp). Region effects stay in, so the slope comes from price differences between states of a region.
-  const elasticity = new Map<PriceComponent, Elasticity>();
-  for (const component of [...new Set(SPENDING.map((c) => PRICE_COMPONENT[c]))].sort()) {
-    fillDesign(component);
-    const members = SPENDING.filter((c) => PRICE_COMPONENT[c] === component).map((c) =>
-      CATEGORIES.indexOf(c),
-    );
-    households.forEach((h, i) => {
-      y[i] = members.reduce((s, c) => s + Math.max(0, h.spending[c]!), 0);
-    });
-    const fit = fitGlm(x, P, y, weights, 'log');
-    const estimate = fit.beta[COLUMNS.price]!;
-    const value = Math.min(Math.max(estimate, ELASTICITY_RANGE[0]), ELASTICITY_RANGE[1]);
-    elasticity.set(component, { value, estimate, se: fit.se[COLUMNS.price]! });
-  }
-  // Categories: the price term is a fixed offset (the pooled elasticity), its column zeroed.
+  const design: Design = { households, inputs, knots, weights, x: new Float64Array(rows * P) };
+  const prices = priceResponse(design, logStatePrice);
+  // Categories: the price column carries the category's ln price factor as an offset (coefficient 1).
   const offset = new Float64Array(rows);
-  const beta: Float64Array[] = [];
-  for (const category of SPENDING) {
-    const index = CATEGORIES.indexOf(category);
-    const component = PRICE_COMPONENT[category];
-    const e = elasticity.get(component)!.value;
+  const y = new Float64Array(rows);
+  const beta = SPENDING.map((_, c) => {
     households.forEach((h, i) => {
-      const logPrice = logStatePrice(h, component);
-      designRow({ ...inputs[i]!, logPrice: 0 }, knots, x, i * P);
-      offset[i] = e * logPrice;
-      y[i] = Math.max(0, h.spending[index]!);
+      designRow({ ...inputs[i]!, logPrice: 0 }, knots, design.x, i * P);
+      offset[i] = prices.logPriceFactor(h, c);
+      y[i] = Math.max(0, h.spending[c]!);
     });
-    const b = fitGlm(x, P, y, weights, 'log', offset).beta;
-    b[COLUMNS.price] = e;
-    beta.push(b);
-  }
+    const b = fitGlm(design.x, P, y, weights, 'log', offset).beta;
+    b[COLUMNS.price] = 1;
+    return b;
+  });
   return {
     incomeKnots: knots,
     beta,
     ...tenureLogits(inputs, households, weights),
-    elasticity,
+    ...prices,
     inputs,
     weights,
+  };
+}
+
+/** The fit's households, their design inputs, knots and normalised weights, and a design matrix to fill. */
+interface Design {
+  readonly households: readonly Household[];
+  readonly inputs: readonly DesignInput[];
+  readonly knots: readonly number[];
+  readonly weights: Float64Array;
+  readonly x: Float64Array;
+}
+
+/**
+ * The price response. One elasticity per RPP component, from the pooled spending of the component's
+ * categories: a category-by-category price slope is not identified from ~45 states (the first version had
+ * 30 of 36 at the clamp). Then the budget: total spending's elasticity to the price level. Region effects
+ * stay in, so every slope comes from price differences between states of a region; the component
+ * elasticities then only share the total out (src/model/price.ts).
+ */
+function priceResponse(
+  design: Design,
+  logStatePrice: (h: Household, component: PriceComponent) => number,
+): Pick<FittedModel, 'elasticity' | 'totalElasticity' | 'budget' | 'logPriceFactor'> {
+  const { households, inputs, knots, weights, x } = design;
+  const y = new Float64Array(households.length);
+  const estimate = (categories: readonly number[], logPrice: (h: Household) => number): Elasticity => {
+    households.forEach((h, i) => {
+      designRow({ ...inputs[i]!, logPrice: logPrice(h) }, knots, x, i * P);
+      y[i] = categories.reduce((s, c) => s + Math.max(0, h.spending[c]!), 0);
+    });
+    const fit = fitGlm(x, P, y, weights, 'log');
+    const value = fit.beta[COLUMNS.price]!;
+    const guarded = Math.min(Math.max(value, ELASTICITY_RANGE[0]), ELASTICITY_RANGE[1]);
+    return { value: guarded, estimate: value, se: fit.se[COLUMNS.price]! };
+  };
+  const elasticity = new Map<PriceComponent, Elasticity>();
+  for (const component of [...new Set(SPENDING.map((c) => PRICE_COMPONENT[c]))].sort()) {
+    const members = SPENDING.flatMap((c, i) => (PRICE_COMPONENT[c] === component ? [i] : []));
+    elasticity.set(
+      component,
+      estimate(members, (h) => logStatePrice(h, component)),
+    );
+  }
+  const share = budgetShares(households, weights);
+  const component = Int32Array.from(SPENDING, PRICE_COMPONENT_INDEX);
+  const logRpp = (h: Household) => RPP_COMPONENTS.map((k) => logStatePrice(h, k));
+  const totalElasticity = estimate(
+    SPENDING.map((_, c) => c),
+    (h) => logPriceLevel(logRpp(h), component, share),
+  );
+  const budget: PriceBudget = { totalElasticity: totalElasticity.value, share };
+  const used = Float64Array.from(SPENDING, (c) => elasticity.get(PRICE_COMPONENT[c])!.value);
+  return {
+    elasticity,
+    totalElasticity,
+    budget,
+    logPriceFactor: priceFactorLookup(logRpp, component, used, budget),
+  };
+}
+
+/** Each category's share of the weighted 2014 spending of the fitted households (the budget's shares). */
+function budgetShares(households: readonly Household[], weights: Float64Array): Float64Array {
+  const sums = new Float64Array(SPENDING.length);
+  households.forEach((h, i) => {
+    SPENDING.forEach((_, c) => {
+      sums[c] = sums[c]! + weights[i]! * Math.max(0, h.spending[c]!);
+    });
+  });
+  const total = sums.reduce((s, v) => s + v, 0);
+  return sums.map((v) => v / total);
+}
+
+/** ln price factor per household and category, computed once per distinct set of state parities. */
+function priceFactorLookup(
+  logRpp: (h: Household) => number[],
+  component: Int32Array,
+  elasticity: Float64Array,
+  budget: PriceBudget,
+): (h: Household, category: number) => number {
+  const byPlace = new Map<string, Float64Array>();
+  return (h, category) => {
+    const place = logRpp(h);
+    const key = place.join('|');
+    let factors = byPlace.get(key);
+    if (factors === undefined) {
+      factors = new Float64Array(SPENDING.length);
+      writeLogPriceFactors(place, component, elasticity, budget, factors);
+      byPlace.set(key, factors);
+    }
+    return factors[category]!;
   };
 }
 

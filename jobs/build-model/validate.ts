@@ -20,7 +20,7 @@ import { yearSample } from './distribution.js';
 import { distributionCoverageTable } from './distribution-coverage.js';
 import { HOUSEHOLDS_FILE, readStubs } from './extract-ce.js';
 import { type Household, SURVEY_YEAR } from './extract-households.js';
-import { designInputs, fitModel, PRICE_COMPONENT, SPENDING } from './fit.js';
+import { designInputs, fitModel, SPENDING } from './fit.js';
 import { isHeldOut } from './hold-out.js';
 import { householdsFromCsv } from './household-csv.js';
 import { housingAndVehiclePayments } from './payments.js';
@@ -119,7 +119,7 @@ function stateEffectsSection(
 ): string {
   const logStatePrice = statePriceLookup(source, geoDir, households);
   const fitted = fitModel(households, logStatePrice);
-  const base = SPENDING.map((category) => recordMeans(fitted, households, category, logStatePrice));
+  const base = SPENDING.map((category) => recordMeans(fitted, households, category));
   const utilities = new Map(
     [...readStateRpp(source, geoDir, SURVEY_YEAR)].flatMap(([fips, rpp]) => {
       const code = stateCodes.get(fips);
@@ -263,14 +263,7 @@ function outOfSampleTable(households: readonly Household[], logStatePrice: LogSt
   const sample: HoldOutSample = { live, isTest, fine, coarse, testInputs: designInputs(test, logStatePrice) };
   SPENDING.forEach((category, c) => {
     const cellMean = trainingCellMeans(sample, CATEGORIES.indexOf(category));
-    const { modelError, baseError, total } = heldOutErrors(
-      sample,
-      category,
-      fitted,
-      c,
-      cellMean,
-      logStatePrice,
-    );
+    const { modelError, baseError, total } = heldOutErrors(sample, category, fitted, c, cellMean);
     if (modelError < baseError) wins++;
     lines.push(
       `| ${category} | ${money(modelError / total)} | ${money(baseError / total)} | ${(modelError / baseError).toFixed(3)} |`,
@@ -322,7 +315,6 @@ function heldOutErrors(
   fitted: ReturnType<typeof fitModel>,
   c: number,
   cellMean: (i: number) => number,
-  logStatePrice: LogStatePrice,
 ): { modelError: number; baseError: number; total: number } {
   const index = CATEGORIES.indexOf(category);
   const row = new Float64Array(P);
@@ -333,7 +325,7 @@ function heldOutErrors(
   sample.live.forEach((h, i) => {
     if (!sample.isTest[i]) return;
     designRow(
-      { ...sample.testInputs[t++]!, logPrice: logStatePrice(h, PRICE_COMPONENT[category]) },
+      { ...sample.testInputs[t++]!, logPrice: fitted.logPriceFactor(h, c) },
       fitted.incomeKnots,
       row,
       0,

@@ -148,7 +148,26 @@ export const ModelArtifact = Type.Object(
       n,
       '[category]: the RPP_COMPONENTS index its price response is keyed to.',
     ),
-    rppElasticity: table(coefficient, n, '[category]: spending ∝ (RPP component / 100)^elasticity.'),
+    rppElasticity: table(
+      coefficient,
+      n,
+      '[category]: spending ∝ (RPP component / 100)^elasticity (before priceBudget re-normalises it).',
+    ),
+    priceBudget: Type.Optional(
+      Type.Object(
+        {
+          totalElasticity: coefficient,
+          share: table(share, n, '[category]: national budget share (sums to 1).'),
+        },
+        {
+          additionalProperties: false,
+          description:
+            "The budget the price response respects (src/model/price.ts): the categories' price factors " +
+            'are re-normalised so that, for these shares, total spending moves with the price level ' +
+            '(Σ share × ln component parity) by totalElasticity. Absent: each factor stands alone.',
+        },
+      ),
+    ),
     distribution: SpendingDistribution,
     stateFactor: Type.Optional(
       Type.Record(Type.String({ pattern: '^[A-Z]{2}$' }), table(nonNegative, n, '[category]'), {

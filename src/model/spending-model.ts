@@ -2,7 +2,7 @@
  * Evaluates the spending model for one profile from the artifact's precomputed tables. Per call: a log, a
  * few logistic terms and, per category, an income interpolation per tenure class with a non-zero share,
  * the demographic factor (two interpolations, precomputed for whole ages and sizes), the composition
- * factor (composition.ts) and a product; the geography's price factors (one exp per category) are
+ * factor (composition.ts) and a product; the geography's price factors (src/model/price.ts) are
  * computed once per distinct place and looked up when the Geography object changes. Nothing is allocated
  * per call once a place has been seen.
  */
@@ -18,6 +18,7 @@ import {
 } from './artifact.js';
 import { type CompositionTables, compositionWeigher } from './composition.js';
 import { writeRanges } from './distribution.js';
+import { type PriceBudget, writeLogPriceFactors } from './price.js';
 import type { BoundPrediction, Profile, SpendingModel } from './types.js';
 
 const REGION_SLOT: Readonly<Record<string, number>> = { northeast: 0, midwest: 1, south: 2, west: 3 };
@@ -100,6 +101,7 @@ interface PredictionTables {
   readonly area: Float64Array;
   readonly rppComponent: Int32Array;
   readonly rppElasticity: Float64Array;
+  readonly priceBudget: PriceBudget | undefined;
   /** USPS state → [category] factor (ModelArtifact.stateFactor). */
   readonly stateFactor: ReadonlyMap<string, Float64Array>;
   readonly composition: CompositionTables;
@@ -148,6 +150,13 @@ function predictionTables(artifact: MeanTables): PredictionTables {
     area: Float64Array.from(artifact.area),
     rppComponent: Int32Array.from(artifact.rppComponent),
     rppElasticity: Float64Array.from(artifact.rppElasticity),
+    priceBudget:
+      artifact.priceBudget === undefined
+        ? undefined
+        : {
+            totalElasticity: artifact.priceBudget.totalElasticity,
+            share: Float64Array.from(artifact.priceBudget.share),
+          },
     stateFactor: new Map(
       Object.entries(artifact.stateFactor ?? {}).map(([state, factors]) => [
         state,
@@ -385,9 +394,10 @@ function placeFactorCache(tables: PredictionTables): {
   readonly placeFactors: Float64Array;
   factorsAt(geo: Geography): number;
 } {
-  const { n, region, area, rppComponent, rppElasticity, stateFactor } = tables;
+  const { n, region, area, rppComponent, rppElasticity, priceBudget, stateFactor } = tables;
   const placeFactors = new Float64Array(n * PLACE_CAPACITY);
   const logRpp = new Float64Array(RPP_COMPONENTS.length);
+  const logPrice = new Float64Array(n);
   let places = 1;
   /**
    * Where the price factors start, per Geography object (the resolver shares frozen objects, so there
@@ -407,10 +417,10 @@ function placeFactorCache(tables: PredictionTables): {
     logRpp[3] = Math.log(rpp.utilities / 100);
     logRpp[4] = Math.log(rpp.other / 100);
     const state = geo.state === null ? undefined : stateFactor.get(geo.state);
+    writeLogPriceFactors(logRpp, rppComponent, rppElasticity, priceBudget, logPrice);
     for (let c = 0; c < n; c++) {
-      const price = Math.exp(rppElasticity[c]! * logRpp[rppComponent[c]!]!);
       placeFactors[at + c] =
-        price *
+        Math.exp(logPrice[c]!) *
         region[c * REGION_SLOTS.length + regionSlot]! *
         area[c * AREA_SLOTS.length + areaSlot]! *
         (state === undefined ? 1 : state[c]!);

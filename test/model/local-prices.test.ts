@@ -70,7 +70,12 @@ describe('shipped model, local prices', () => {
     expect(spending(RENTER, '07102', 'electricity')).not.toBe(spending(RENTER, '10453', 'electricity'));
   });
 
-  it('categories without a local effect (food at home), are the same in two ZIPs of one metro', () => {
-    expect(spending(RENTER, '10021', 'food_home')).toBe(spending(RENTER, '10453', 'food_home'));
+  it('the budget, a dearer ZIP of one metro (10021 against 10453): more housing, less food at home, total up by at most the price level', () => {
+    const total = (zip: string) => model.predict(RENTER, geo.resolve(zip), new Float64Array(CATEGORY_COUNT));
+    expect(spending(RENTER, '10021', 'food_home')).toBeLessThan(spending(RENTER, '10453', 'food_home'));
+    const housing = (zip: string) => spending(RENTER, zip, 'mortgage_and_rent');
+    const totalRise = total('10021') - total('10453');
+    expect(totalRise).toBeGreaterThan(0);
+    expect(totalRise).toBeLessThan(housing('10021') - housing('10453'));
   });
 });

@@ -371,12 +371,16 @@ describe('spending model evaluation order', () => {
       return seed / 2147483648;
     };
     const out = new Float64Array(CATEGORY_COUNT);
-    // The price factors at the national geography, as the model computes them: all inputs at 100 and the
-    // unknown region and area slots.
+    // The price factors at the national geography, as the model computes them: all inputs at 100 (so
+    // every ln parity and the price level are 0, and the budget's shift is −ln Σ share) and the unknown
+    // region and area slots.
     const regions = REGION_SLOTS.length;
     const areas = AREA_SLOTS.length;
+    const budget = artifact.priceBudget!;
+    const shareSum = budget.share.reduce((sum, share) => sum + share * Math.exp(0), 0);
+    const budgetShift = budget.totalElasticity * 0 - Math.log(shareSum);
     const geoFactor = (c: number) =>
-      Math.exp(artifact.rppElasticity[c]! * 0) *
+      Math.exp(artifact.rppElasticity[c]! * 0 + budgetShift) *
       artifact.region[c * regions + regions - 1]! *
       artifact.area[c * areas + areas - 1]!;
     for (let i = 0; i < 20_000; i++) {
