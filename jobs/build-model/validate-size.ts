@@ -4,7 +4,7 @@
  * model's IRS national-standard categories by size relative to one person.
  */
 import { CATEGORY_COUNT, CATEGORY_INDEX } from '../../src/contract/categories.js';
-import type { Geography } from '../../src/geo/types.js';
+import { NATIONAL_GEOGRAPHY as NATIONAL } from '../../src/geo/types.js';
 import type { Profile, SpendingModel } from '../../src/model/types.js';
 
 /**
@@ -52,15 +52,6 @@ const NEEDS = [
 ];
 const SIZES = [1, 2, 3, 4, 5, 6, 8, 10, 12, 20] as const;
 const TAKE_HOMES = [30_000, 60_000] as const;
-const NATIONAL: Geography = {
-  level: 'national',
-  state: null,
-  cbsa: null,
-  region: null,
-  urban: null,
-  rpp: { all: 100, goods: 100, housing: 100, utilities: 100, other: 100 },
-  rppScope: 'national',
-};
 
 const money = (x: number) => Math.round(x).toLocaleString('en-US');
 

@@ -42,3 +42,14 @@ export interface GeoResolver {
   /** `zip5` is a validated 5-digit string. Never throws: unknown ZIPs fall back to coarser levels. */
   resolve(zip5: string): Geography;
 }
+
+/** The national fallback: price parities 100, region and area unknown (the model card's "national prices"). */
+export const NATIONAL_GEOGRAPHY: Geography = {
+  level: 'national',
+  state: null,
+  cbsa: null,
+  region: null,
+  urban: null,
+  rpp: { all: 100, goods: 100, housing: 100, utilities: 100, other: 100 },
+  rppScope: 'national',
+};
