@@ -4,12 +4,11 @@
  * model predicts for the same five items, for the model card's household-size comparison. The file's
  * shape is defined once here (TypeBox) and checked when it is read.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CATEGORY_INDEX, type Category } from '../../src/contract/categories.js';
 import { DATA_DIR } from '../../src/paths.js';
-import Type, { Compile, type Static } from '../../src/vendor/typebox.js';
-import { PRICE_YEAR } from './published.js';
+import Type, { type Static } from '../../src/vendor/typebox.js';
+import { annualAtIndex, ReferenceSources, referenceTable } from './reference-data.js';
 
 export const IRS_STANDARDS_PATH = join(DATA_DIR, 'reference', 'irs-national-standards.json');
 const FORMAT = 'outlay-irs-national-standards/1';
@@ -52,13 +51,7 @@ export const IrsNationalStandards = Type.Object(
     effective: Type.String(),
     unit: Type.String(),
     licence: Type.String(),
-    sources: Type.Array(
-      Type.Object(
-        { what: Type.String(), published: Type.String(), retrieved_via: Type.String() },
-        { additionalProperties: false },
-      ),
-      { minItems: 1 },
-    ),
+    sources: ReferenceSources,
     items: Type.Array(
       Type.Object(
         {
@@ -89,18 +82,11 @@ export const IrsNationalStandards = Type.Object(
 );
 export type IrsNationalStandards = Static<typeof IrsNationalStandards>;
 
-const compiled = Compile(IrsNationalStandards);
-
 /**
- * Checks the parsed file; `source` names it in the error. Beyond the shape: every item once, the items
- * summing to the published total for each size (a transcription check), and the price level in the
- * model's price year.
+ * Beyond the shape: every item once, and the items summing to the published total for each size (a
+ * transcription check).
  */
-export function parseIrsNationalStandards(json: unknown, source: string): IrsNationalStandards {
-  if (!compiled.Check(json)) {
-    const [first] = compiled.Errors(json);
-    throw new Error(`${source} at '${first?.instancePath ?? ''}': ${first?.message ?? 'unknown error'}`);
-  }
+function checkItems(json: IrsNationalStandards, source: string): void {
   const missing = ITEM_IDS.filter((id) => !json.items.some((item) => item.id === id));
   if (missing.length > 0) throw new Error(`${source}: items lack ${missing.join(', ')}`);
   json.total.forEach((total, k) => {
@@ -108,20 +94,17 @@ export function parseIrsNationalStandards(json: unknown, source: string): IrsNat
     if (sum !== total)
       throw new Error(`${source}: items for ${k + 1} persons sum to ${sum}, total is ${total}`);
   });
-  if (json.price_level.model_year !== PRICE_YEAR) {
-    throw new Error(`${source}: price_level.model_year ${json.price_level.model_year} is not ${PRICE_YEAR}`);
-  }
-  return json;
 }
 
-export function readIrsNationalStandards(path: string = IRS_STANDARDS_PATH): IrsNationalStandards {
-  return parseIrsNationalStandards(JSON.parse(readFileSync(path, 'utf8')), path);
-}
+const table = referenceTable(IrsNationalStandards, IRS_STANDARDS_PATH, checkItems);
+/** Checks the parsed file; `source` names it in the error. */
+export const parseIrsNationalStandards = table.parse;
+export const readIrsNationalStandards = table.read;
 
 /** The table's monthly dollars as annual dollars of the model's price year. */
 function annualAtModelPrices(standards: IrsNationalStandards, monthly: number): number {
   const { model_index, standards_index } = standards.price_level;
-  return (12 * monthly * model_index) / standards_index;
+  return annualAtIndex(monthly, model_index, standards_index);
 }
 
 /** One item's annual allowance for 1–4 persons (the IRS publishes no per-item amount beyond four). */
