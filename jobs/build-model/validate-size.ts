@@ -1,6 +1,6 @@
 /**
  * The model card's household-size tables (docs/model.md, "Household size"): the model's food at home by
- * household size against the cost of USDA's Thrifty Food Plan for a household of that size, and the five
+ * household size against the cost of USDA's four food plans for a household of that size, and the five
  * items of the IRS national standards for food, clothing and other items against the model by size.
  */
 import { CATEGORY_COUNT, CATEGORY_INDEX } from '../../src/contract/categories.js';
@@ -15,45 +15,11 @@ import {
   modelTotalAnnual,
   readIrsNationalStandards,
 } from './irs-standards.js';
-
-/**
- * USDA Food Plans: Cost of Food report, Thrifty Food Plan, September 2025, monthly cost per person in a
- * four-person family (fns.usda.gov/research/cnpp/usda-food-plans/cost-food-monthly-reports): man and woman
- * 20–50, child 6–8, child 9–11 (the four make USDA's reference family, $1,002.20 a month).
- */
-const THRIFTY_MONTHLY = { man: 312.2, woman: 248.9, child6to8: 204.6, child9to11: 236.5 } as const;
-
-/**
- * USDA's suggested adjustment for household size (the same report's footnote): the per-person costs are
- * for four-person families; 1 person +20 %, 2 +10 %, 3 +5 %, 5–6 −5 %, 7 or more −10 %.
- */
-function economiesOfSize(members: number): number {
-  if (members === 1) return 1.2;
-  if (members === 2) return 1.1;
-  if (members === 3) return 1.05;
-  if (members === 4) return 1;
-  return members <= 6 ? 0.95 : 0.9;
-}
-
-/**
- * The Thrifty Food Plan's annual cost for a household of `members`: one adult (the mean of man and woman);
- * a couple; then children 6–8 and 9–11 in turn (a composition chosen here, stated in the model card).
- */
-export function thriftyAnnualCost(members: number): number {
-  const people =
-    members === 1
-      ? (THRIFTY_MONTHLY.man + THRIFTY_MONTHLY.woman) / 2
-      : THRIFTY_MONTHLY.man +
-        THRIFTY_MONTHLY.woman +
-        Array.from({ length: members - 2 }, (_, k) =>
-          k % 2 === 0 ? THRIFTY_MONTHLY.child6to8 : THRIFTY_MONTHLY.child9to11,
-        ).reduce((a, b) => a + b, 0);
-  return 12 * people * economiesOfSize(members);
-}
+import { foodPlanAnnual, readUsdaFoodPlans, type UsdaFoodPlans } from './usda-food-plans.js';
 
 const SIZES = [1, 2, 3, 4, 5, 6, 8, 10, 12, 20] as const;
 const TAKE_HOMES = [30_000, 60_000] as const;
-/** Sizes the IRS comparison's summary line states. */
+/** Sizes the summary lines state. */
 const SUMMARY_SIZES = [1, 4, 8] as const;
 
 const money = (x: number) => Math.round(x).toLocaleString('en-US');
@@ -78,33 +44,81 @@ function referenceHousehold(model: SpendingModel): Predict {
   };
 }
 
-/** The generated section: food at home against Thrifty, then the IRS national standards against the model. */
+/** The generated section: food at home against the USDA food plans, then the IRS national standards. */
 export function householdSizeTable(
   model: SpendingModel,
   standards: IrsNationalStandards = readIrsNationalStandards(),
+  plans: UsdaFoodPlans = readUsdaFoodPlans(),
 ): string {
   const predict = referenceHousehold(model);
-  return `${thriftyTable(predict)}\n\n${irsStandardsTables(standards, predict)}`;
+  return `${foodPlansTables(plans, predict)}\n\n${irsStandardsTables(standards, predict)}`;
 }
 
-/** Per size, food at home against the Thrifty Food Plan's cost. */
-function thriftyTable(predict: Predict): string {
+/**
+ * Per size, each plan's cost and the model's food at home as a share of each, after a line on how the
+ * plans are dated and priced and a summary naming the plan the model reaches.
+ */
+export function foodPlansTables(plans: UsdaFoodPlans, predict: Predict): string {
+  const ids = plans.plans.map((plan) => plan.id);
+  const labels = plans.plans.map((plan) => plan.label);
   const rows = SIZES.map((members) => {
-    const thrifty = thriftyAnnualCost(members);
+    const costs = ids.map((id) => foodPlanAnnual(plans, id, members));
     const cells = TAKE_HOMES.flatMap((net) => {
       const food = predict(net, members)[CATEGORY_INDEX.food_home]!;
-      return [money(food), percent(food / thrifty)];
+      return [money(food), ...costs.map((c) => percent(food / c))];
     });
-    return `| ${members} | ${money(thrifty)} | ${cells.join(' | ')} |`;
+    return `| ${members} | ${[...costs.map(money), ...cells].join(' | ')} |`;
   });
-  const heads = TAKE_HOMES.flatMap((net) => [`food at home, ${thousands(net)}`, '% of Thrifty']);
+  const heads = [
+    ...labels,
+    ...TAKE_HOMES.flatMap((net) => [`food at home, ${thousands(net)}`, ...labels.map((l) => `% of ${l}`)]),
+  ];
   return [
     'Renter, reference person 40, national prices, household type not given; annual 2025 dollars.',
     '',
-    `| members | Thrifty Food Plan | ${heads.join(' | ')} |`,
-    `|--:|--:|${heads.map(() => '--:').join('|')}|`,
+    foodPlansReading(plans),
+    '',
+    foodPlansSummary(plans, predict),
+    '',
+    `| members | ${heads.join(' | ')} |`,
+    `|--:|${heads.map(() => '--:').join('|')}|`,
     ...rows,
   ].join('\n');
+}
+
+/** Which report and month each plan comes from, and how its dollars reach the model's price year. */
+function foodPlansReading(plans: UsdaFoodPlans): string {
+  const months = plans.plans.map(
+    (plan) => `${plan.label} ${plan.month} (× ${plans.price_level.model_index} / ${plan.food_at_home_index})`,
+  );
+  return `USDA: monthly cost per person × 12, for a man and a woman (Thrifty 20–50, the other plans 19–50) and children 6–8 and 9–11, with USDA's household-size adjustment (${plans.household_size_adjustment.factors.join(', ')} for 1 to ${plans.household_size_adjustment.factors.length} or more persons); report months and price factors to ${plans.price_level.model_year} dollars (${plans.price_level.series}, ${plans.price_level.model_year} annual average over the report month): ${months.join('; ')}.`;
+}
+
+/**
+ * The dearest plan whose cost the model's food at home reaches, with the model's share of it; below the
+ * cheapest, that plan and the share.
+ */
+function planReached(plans: UsdaFoodPlans, food: number, members: number): string {
+  const shares = plans.plans.map((plan) => ({
+    label: plan.label,
+    share: food / foodPlanAnnual(plans, plan.id, members),
+  }));
+  const reached = shares.filter((s) => s.share >= 1).at(-1);
+  return reached
+    ? `${reached.label} (${percent(reached.share)})`
+    : `below ${shares[0]!.label} (${percent(shares[0]!.share)})`;
+}
+
+/** Per summary size and take-home, the plan the model's food at home reaches. */
+function foodPlansSummary(plans: UsdaFoodPlans, predict: Predict): string {
+  const parts = SUMMARY_SIZES.map((members) => {
+    const atTakeHomes = TAKE_HOMES.map(
+      (net) =>
+        `${planReached(plans, predict(net, members)[CATEGORY_INDEX.food_home]!, members)} at ${thousands(net)}`,
+    );
+    return `${members} ${members === 1 ? 'person' : 'persons'} ${atTakeHomes.join(', ')}`;
+  });
+  return `Food at home against the plans (the dearest plan whose cost it reaches, and its share of that plan): ${parts.join('; ')}.`;
 }
 
 /**
