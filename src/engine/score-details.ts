@@ -109,8 +109,9 @@ function onBasis(parts: ScoreParts, options: ExplainOptions, stated?: StatedAmou
 
 /**
  * `onBasis`, and the index's percentile. Written out, not `{ ...seen, percentile }`: on Node 20 an object
- * spread followed by a key the spread object lacks took about 3 µs (V8 builds a new map each time), a
- * tenth of a scored row's CPU in the batch job.
+ * spread followed by a key the spread object lacks took about 3 µs a call (Node 22: 0.05 µs); with the
+ * explanation's two spreads per row named out, Arrow → Arrow (200,000 rows, `--workers 0`) took 0.8 of
+ * the CPU on Node 20.
  */
 function explained(
   parts: ScoreParts,
