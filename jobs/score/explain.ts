@@ -8,7 +8,7 @@ import type { Basis } from '../../src/contract/schemas.js';
 import type { ValidRequest } from '../../src/contract/validate.js';
 import { expenseFlags } from '../../src/engine/benchmark.js';
 import { fairLendingRequest } from '../../src/engine/fair-lending.js';
-import type { ScoreParts } from '../../src/engine/index-score.js';
+import { type ScoreParts, statedByIndex } from '../../src/engine/index-score.js';
 import { type ScoreColumns, scoreColumns } from '../../src/engine/score-details.js';
 import type { ScoreReference } from '../../src/engine/score-reference.js';
 import type { HouseholdFigures, LocalEngine } from '../../src/engine/types.js';
@@ -70,9 +70,15 @@ export function explainedFigures(
   const figures = engine.householdFiguresOf(onBasis(scored, basis));
   const parts = partsOf(scored, figures);
   const benchmarks = engine.peerBenchmarksOf(scored.demographics);
+  const stated = statedByIndex(parts.stated);
+  const columns = scoreColumns(parts, reference, { basis, profile, benchmarks }, stated);
+  // Each column named, not spread (see score-details.ts, `explained`).
   const explanation: ExplanationValues = {
-    ...scoreColumns(parts, reference, { basis, profile, benchmarks }),
-    expense_flags: flagText(expenseFlags(parts, benchmarks)),
+    outlay_index: columns.outlay_index,
+    savings_index: columns.savings_index,
+    outlay_percentile: columns.outlay_percentile,
+    reason_codes: columns.reason_codes,
+    expense_flags: flagText(expenseFlags(parts, benchmarks, stated)),
   };
   if (profile === 'standard') return { figures, explanation };
   scoreValues.set(figures.scoreValues);

@@ -12,7 +12,7 @@ import {
 } from '../contract/categories.js';
 import { RANGE_PERCENTILES } from '../model/artifact.js';
 import { CATEGORY_DESCRIPTIONS } from './category-kinds.js';
-import { type ScoreParts, statedByIndex } from './index-score.js';
+import { type ScoreParts, type StatedAmounts, statedByIndex } from './index-score.js';
 import { roundHalfAwayFromZero } from './rounding.js';
 
 /** The percentiles the flags and the benchmark basis read. */
@@ -68,13 +68,17 @@ const isMaterial = (shortfall: number, netIncome: number) => (100 * shortfall) /
 /**
  * Every stated spending category below its peers' 25th percentile, in CATEGORIES order, and the stated
  * basics together below their peers' 25th percentiles together, each when material (FLAG_MIN_POINTS).
+ * `statedAmounts` is `statedByIndex(parts.stated)`, for a caller that has read it already.
  */
-export function expenseFlags(parts: ScoreParts, benchmarks: PeerBenchmarks): Flag[] {
+export function expenseFlags(
+  parts: ScoreParts,
+  benchmarks: PeerBenchmarks,
+  statedAmounts: StatedAmounts = statedByIndex(parts.stated),
+): Flag[] {
   const flags: Flag[] = [];
   let basicsStated = 0;
   let basicsBenchmark = 0;
   let basicsCount = 0;
-  const statedAmounts = statedByIndex(parts.stated);
   for (let i = 0; i < SPENDING_CATEGORY_COUNT; i++) {
     const stated = statedAmounts[i];
     if (stated === undefined) continue;

@@ -29,9 +29,13 @@ export interface ScoreParts {
   readonly peers: ArrayLike<number>;
 }
 
+/** Stated amounts in CATEGORIES order, undefined where not stated (`statedByIndex`). */
+export type StatedAmounts = readonly (number | undefined)[];
+
 /**
  * The stated amounts in CATEGORIES order, undefined where not stated, for a pass over every category:
- * read from the few categories a household states rather than by looking all 38 up by name.
+ * read from the few categories a household states rather than by looking all 38 up by name. The
+ * explanation's passes take them as a parameter, so that one household's are read once.
  */
 export function statedByIndex(stated: GivenBudget): (number | undefined)[] {
   const amounts = new Array<number | undefined>(CATEGORIES.length).fill(undefined);
@@ -45,10 +49,13 @@ export function statedByIndex(stated: GivenBudget): (number | undefined)[] {
  * The spending the PSA subtracts: stated amounts as sent, the model's amount for every spending category
  * not stated, other debt payments 0 unless stated, savings never (docs/api.md, "Score"). Added in
  * CATEGORIES order, the spending categories then other debt payments, as the engine adds them, so that
- * it gives the engine's PSA to the double.
+ * it gives the engine's PSA to the double. `stated` is `statedByIndex(parts.stated)`, for a caller that
+ * has read it already.
  */
-export function statedSpending(parts: ScoreParts): number {
-  const stated = statedByIndex(parts.stated);
+export function statedSpending(
+  parts: ScoreParts,
+  stated: StatedAmounts = statedByIndex(parts.stated),
+): number {
   let spending = 0;
   for (let i = 0; i < SPENDING_CATEGORY_COUNT; i++) spending += stated[i] ?? parts.peers[i]!;
   return spending + (stated[OTHER_DEBT_INDEX] ?? 0);

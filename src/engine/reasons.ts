@@ -19,7 +19,7 @@ import {
   SPENDING_CATEGORY_COUNT,
 } from '../contract/categories.js';
 import { CATEGORY_DESCRIPTIONS } from './category-kinds.js';
-import { type ScoreParts, statedByIndex, statedSavings } from './index-score.js';
+import { type ScoreParts, type StatedAmounts, statedByIndex, statedSavings } from './index-score.js';
 import { roundHalfAwayFromZero } from './rounding.js';
 
 /** At most this many reasons per score, as adverse-action notices commonly give (four key factors). */
@@ -53,7 +53,13 @@ export const REASON_CODES: readonly string[] = [
   SAVINGS_CODE,
   LOAN_CODE,
 ];
-const TIE_ORDER = new Map(REASON_CODES.map((code, i) => [code, i]));
+/** Positions in REASON_CODES. */
+const INCOME_RANK = REASON_CODES.indexOf(INCOME_CODE);
+const DEBT_RANK = REASON_CODES.indexOf(DEBT_CODE);
+/** The first spending category's; category i's is this + i. */
+const ABOVE_PEERS_RANK = REASON_CODES.indexOf(ABOVE_PEERS_CODES[0]!);
+const SAVINGS_RANK = REASON_CODES.indexOf(SAVINGS_CODE);
+const LOAN_RANK = REASON_CODES.indexOf(LOAN_CODE);
 
 const dollarFormat = new Intl.NumberFormat('en-US', {
   style: 'currency',
@@ -66,82 +72,108 @@ const dollars = (amount: number): string => dollarFormat.format(roundHalfAwayFro
 const percentOf = (amount: number, netIncome: number) =>
   `${(roundHalfAwayFromZero((1000 * amount) / netIncome) / 10).toFixed(1)}%`;
 
-/** A reason before it is worded: the batch output needs only the codes. */
+/**
+ * A reason before it is worded: its code's position in REASON_CODES, and its points. The batch output
+ * needs only the codes, so the words are made from the parts afterwards, for the reasons kept (a closure
+ * per candidate cost every scored row its allocation).
+ */
 interface Candidate {
-  readonly code: string;
+  readonly rank: number;
   readonly points: number;
-  words(): string;
 }
 
-/** The reasons every index shares: take-home below peer spending, stated expenses above peers'. */
-function sharedCandidates(parts: ScoreParts): Candidate[] {
+/** Points of the index that `dollarsOver` a year of take-home pay is worth. */
+const pointsOf = (dollarsOver: number, netIncome: number) => (100 * dollarsOver) / netIncome;
+
+/** What peers spend on the spending categories together. */
+function peerSpending(peers: ArrayLike<number>): number {
+  let spending = 0;
+  for (let i = 0; i < SPENDING_CATEGORY_COUNT; i++) spending += peers[i]!;
+  return spending;
+}
+
+/**
+ * The reasons every index shares: take-home below peer spending, stated expenses above peers'. `stated`
+ * is `statedByIndex(parts.stated)`, read once by a caller that has it.
+ */
+function sharedCandidates(parts: ScoreParts, stated: StatedAmounts): Candidate[] {
   const { netIncome, peers } = parts;
-  const points = (dollarsOver: number) => (100 * dollarsOver) / netIncome;
   const candidates: Candidate[] = [];
-  let peerSpending = 0;
-  for (let i = 0; i < SPENDING_CATEGORY_COUNT; i++) peerSpending += peers[i]!;
-  if (peerSpending > netIncome) {
-    candidates.push({
-      code: INCOME_CODE,
-      points: points(peerSpending - netIncome),
-      words: () =>
-        `Take-home pay of ${dollars(netIncome)} a year is ${dollars(peerSpending - netIncome)} below the ${dollars(peerSpending)} that comparable households spend`,
-    });
+  const spending = peerSpending(peers);
+  if (spending > netIncome) {
+    candidates.push({ rank: INCOME_RANK, points: pointsOf(spending - netIncome, netIncome) });
   }
-  const stated = statedByIndex(parts.stated);
   const debt = stated[OTHER_DEBT_INDEX] ?? 0;
-  if (debt > 0) {
-    candidates.push({
-      code: DEBT_CODE,
-      points: points(debt),
-      words: () =>
-        `Other debt payments of ${dollars(debt)} a year take ${percentOf(debt, netIncome)} of take-home pay`,
-    });
-  }
+  if (debt > 0) candidates.push({ rank: DEBT_RANK, points: pointsOf(debt, netIncome) });
   for (let i = 0; i < SPENDING_CATEGORY_COUNT; i++) {
     const amount = stated[i];
     const peer = peers[i]!;
     if (amount === undefined || !(amount > peer)) continue;
-    candidates.push({
-      code: ABOVE_PEERS_CODES[i]!,
-      points: points(amount - peer),
-      words: () =>
-        `Stated ${CATEGORY_DESCRIPTIONS[SPENDING_CATEGORIES[i]!].label} of ${dollars(amount)} a year is ${dollars(amount - peer)} above the ${dollars(peer)} that comparable households spend`,
-    });
+    candidates.push({ rank: ABOVE_PEERS_RANK + i, points: pointsOf(amount - peer, netIncome) });
   }
   return candidates;
 }
 
-/** The largest MAX_REASONS of `candidates`, largest first, ties in REASON_CODES order. */
-function largestFirst(candidates: Candidate[]): Candidate[] {
-  return candidates
-    .sort((a, b) => b.points - a.points || TIE_ORDER.get(a.code)! - TIE_ORDER.get(b.code)!)
-    .slice(0, MAX_REASONS);
+/** The words of a reason `sharedCandidates` gives. */
+function sharedWords(rank: number, parts: ScoreParts, stated: StatedAmounts): string {
+  const { netIncome, peers } = parts;
+  if (rank === INCOME_RANK) {
+    const spending = peerSpending(peers);
+    return `Take-home pay of ${dollars(netIncome)} a year is ${dollars(spending - netIncome)} below the ${dollars(spending)} that comparable households spend`;
+  }
+  if (rank === DEBT_RANK) {
+    const debt = stated[OTHER_DEBT_INDEX]!;
+    return `Other debt payments of ${dollars(debt)} a year take ${percentOf(debt, netIncome)} of take-home pay`;
+  }
+  const i = rank - ABOVE_PEERS_RANK;
+  const amount = stated[i]!;
+  const peer = peers[i]!;
+  return `Stated ${CATEGORY_DESCRIPTIONS[SPENDING_CATEGORIES[i]!].label} of ${dollars(amount)} a year is ${dollars(amount - peer)} above the ${dollars(peer)} that comparable households spend`;
 }
 
-const worded = (candidates: Candidate[]): Reason[] =>
-  largestFirst(candidates).map(({ code, points, words }) => ({ code, text: words(), points }));
+/** The largest MAX_REASONS of `candidates`, largest first, ties in REASON_CODES order. */
+function largestFirst(candidates: Candidate[]): Candidate[] {
+  return candidates.sort((a, b) => b.points - a.points || a.rank - b.rank).slice(0, MAX_REASONS);
+}
+
+/**
+ * The reasons kept of `candidates`, worded: an index's own reason (savings, loan) by `ownWords`, the
+ * others as `sharedCandidates` gives them.
+ */
+function worded(parts: ScoreParts, candidates: Candidate[], ownWords?: () => string): Reason[] {
+  const stated = statedByIndex(parts.stated);
+  return largestFirst(candidates).map(({ rank, points }) => ({
+    code: REASON_CODES[rank]!,
+    text: rank === SAVINGS_RANK || rank === LOAN_RANK ? ownWords!() : sharedWords(rank, parts, stated),
+    points,
+  }));
+}
 
 /** The reasons of the main score (OUTLAY) and its index. */
-export const scoreReasons = (parts: ScoreParts): Reason[] => worded(sharedCandidates(parts));
+export const scoreReasons = (parts: ScoreParts): Reason[] =>
+  worded(parts, sharedCandidates(parts, statedByIndex(parts.stated)));
 
-/** The codes of `scoreReasons`, without their wordings (the batch output's `reason_codes`). */
-export const scoreReasonCodes = (parts: ScoreParts): string[] =>
-  largestFirst(sharedCandidates(parts)).map((candidate) => candidate.code);
+/**
+ * The codes of `scoreReasons`, without their wordings (the batch output's `reason_codes`). `stated` is
+ * `statedByIndex(parts.stated)`, for a caller that has read it already.
+ */
+export const scoreReasonCodes = (
+  parts: ScoreParts,
+  stated: StatedAmounts = statedByIndex(parts.stated),
+): string[] =>
+  largestFirst(sharedCandidates(parts, stated)).map((candidate) => REASON_CODES[candidate.rank]!);
 
 /** The reasons of the SAViNGS score: the main score's, and the stated savings target. */
 export function savingsReasons(parts: ScoreParts): Reason[] {
-  const candidates = sharedCandidates(parts);
+  const candidates = sharedCandidates(parts, statedByIndex(parts.stated));
   const savings = statedSavings(parts);
-  if (savings > 0) {
-    candidates.push({
-      code: SAVINGS_CODE,
-      points: (100 * savings) / parts.netIncome,
-      words: () =>
-        `The stated savings target of ${dollars(savings)} a year is ${percentOf(savings, parts.netIncome)} of take-home pay`,
-    });
-  }
-  return worded(candidates);
+  if (savings > 0) candidates.push({ rank: SAVINGS_RANK, points: pointsOf(savings, parts.netIncome) });
+  return worded(
+    parts,
+    candidates,
+    () =>
+      `The stated savings target of ${dollars(savings)} a year is ${percentOf(savings, parts.netIncome)} of take-home pay`,
+  );
 }
 
 /**
@@ -149,14 +181,14 @@ export function savingsReasons(parts: ScoreParts): Reason[] {
  * (`stressedPayment`, monthly; lending.ts).
  */
 export function lendingReasons(parts: ScoreParts, monthlyPayment: number, stressedPayment: number): Reason[] {
-  const candidates = sharedCandidates(parts);
+  const candidates = sharedCandidates(parts, statedByIndex(parts.stated));
   if (stressedPayment > 0) {
-    candidates.push({
-      code: LOAN_CODE,
-      points: (1200 * stressedPayment) / parts.netIncome,
-      words: () =>
-        `The proposed loan payment of ${dollars(monthlyPayment)} a month, ${dollars(stressedPayment)} with the stress buffer, is ${percentOf(12 * stressedPayment, parts.netIncome)} of take-home pay`,
-    });
+    candidates.push({ rank: LOAN_RANK, points: (1200 * stressedPayment) / parts.netIncome });
   }
-  return worded(candidates);
+  return worded(
+    parts,
+    candidates,
+    () =>
+      `The proposed loan payment of ${dollars(monthlyPayment)} a month, ${dollars(stressedPayment)} with the stress buffer, is ${percentOf(12 * stressedPayment, parts.netIncome)} of take-home pay`,
+  );
 }
