@@ -28,7 +28,7 @@ import {
   interruptedExitCode,
   JobInterrupted,
 } from '../score/exit-codes.js';
-import type { ScoreJobResult, Shard } from '../score/job.js';
+import type { MainThreadIo, ScoreJobResult, Shard } from '../score/job.js';
 import type { OutputLayout } from '../score/layout.js';
 import type { BatchScorer } from '../score/scorer.js';
 import { onStopSignals } from './stop-signals.js';
@@ -248,7 +248,7 @@ async function runJob(argv: ScoreArgs, logger: Logger, stop: AbortSignal): Promi
     scoring: { basis: argv.basis, profile: argv['score-profile'] },
     logger,
     checkpointIntervalMs: positiveInteger('--checkpoint-every', argv['checkpoint-every']),
-    startScorer: (layout) => startScorer(argv, layout, logger),
+    startScorer: (layout, io) => startScorer(argv, layout, io, logger),
     stop,
   });
 }
@@ -315,7 +315,12 @@ function failed(error: unknown, logger: Logger, started: number): number {
   return EXIT_FAILURE;
 }
 
-async function startScorer(argv: ScoreArgs, layout: OutputLayout, logger: Logger): Promise<BatchScorer> {
+async function startScorer(
+  argv: ScoreArgs,
+  layout: OutputLayout,
+  io: MainThreadIo,
+  logger: Logger,
+): Promise<BatchScorer> {
   const scoreKey = argv['score-key'];
   if (argv.engine === 'local') {
     const engine = { module: DEFAULT_ENGINE_MODULE, options: localEngineOptions(argv) };
@@ -328,7 +333,10 @@ async function startScorer(argv: ScoreArgs, layout: OutputLayout, logger: Logger
       return new InProcessScorer(await loadEngineFrom(engine), layout);
     }
     const { WorkerPool } = await import('../score/worker-pool.js');
-    return WorkerPool.start(workers, { engine, layout }, true);
+    // With Parquet the main thread has the WebAssembly decoding and encoding to do, and leaves scoring to
+    // the workers: Parquet → Parquet, 1 M rows, Node 22, one worker, peak RSS 293 MB against 320 MB when
+    // it scored too (no engine of its own, less garbage), in no more time (48 s against 55 s, 23 CPU-s).
+    return WorkerPool.start(workers, { engine, layout }, !io.parquet);
   }
   if (argv['api-url'] === undefined) throw new Error('--engine remote needs --api-url');
   checkScoreKey(scoreKey);

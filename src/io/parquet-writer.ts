@@ -6,6 +6,7 @@
  */
 import type { RecordBatch as WasmRecordBatch } from 'parquet-wasm';
 import { RecordBatch, type Schema, Table, tableToIPC } from '../vendor/apache-arrow.js';
+import { loadParquetWasm } from './parquet-wasm.js';
 
 /**
  * Rows per row group, about 5 MB of a scored file. The writer holds a whole row group (its values, then
@@ -37,7 +38,7 @@ export class ParquetBatchWriter implements AsyncIterable<Uint8Array> {
       { highWaterMark: QUEUED_BATCHES },
     );
     this.output = (async () => {
-      const { Compression, transformParquetStream, WriterPropertiesBuilder } = await import('parquet-wasm');
+      const { Compression, transformParquetStream, WriterPropertiesBuilder } = await loadParquetWasm();
       const properties = new WriterPropertiesBuilder()
         .setCompression(Compression.SNAPPY)
         // Dictionary pages for ~90 columns of amounts took 7× the CPU of plain ones (3.4 against 0.48 s
@@ -51,7 +52,7 @@ export class ParquetBatchWriter implements AsyncIterable<Uint8Array> {
   }
 
   async write(batch: RecordBatch): Promise<void> {
-    const { Table: WasmTable } = await import('parquet-wasm');
+    const { Table: WasmTable } = await loadParquetWasm();
     const wasm = WasmTable.fromIPCStream(tableToIPC(new Table([batch]), 'stream'));
     for (const part of wasm.recordBatches()) this.controller.enqueue(part);
     wasm.free();
