@@ -339,8 +339,9 @@ async function startScorer(
     }
     const { WorkerPool } = await import('../score/worker-pool.js');
     // With Parquet the main thread has the WebAssembly decoding and encoding to do, and leaves scoring to
-    // the workers: Parquet → Parquet, 1 M rows, Node 22, one worker, peak RSS 293 MB against 320 MB when
-    // it scored too (no engine of its own, less garbage), in no more time (48 s against 55 s, 23 CPU-s).
+    // the workers: Parquet → Parquet, 1 M rows, Node 22, one worker, peak RSS 268 MB against 291–305 MB
+    // when it scored too (no engine of its own, less garbage), in as much time (27.2 s against 26.1 and
+    // 28.5 s, run in turn; 21.5 against 20.9–23.4 CPU-s).
     return WorkerPool.start(workers, { engine, layout }, !io.parquet);
   }
   if (argv['api-url'] === undefined) throw new Error('--engine remote needs --api-url');
