@@ -5,7 +5,6 @@
  * (src/io/parquet-writer.ts), as `BatchFileWriter` says.
  */
 
-import { once } from 'node:events';
 import { CATEGORY_COUNT } from '../../src/contract/categories.js';
 import { OutputFile } from '../../src/io/output-file.js';
 import { ParquetBatchWriter } from '../../src/io/parquet-writer.js';
@@ -28,6 +27,7 @@ import {
 import { DictionaryUnifier } from './arrow-dictionary.js';
 import { type InputColumn, inputColumnData, inputColumnsOf } from './arrow-input-columns.js';
 import type { EncodedBatch } from './encode.js';
+import { ScoredStreamClosed } from './exit-codes.js';
 import { DERIVED_COLUMNS, type OutputLayout } from './layout.js';
 import type { ScoredSink, SelectedBatch } from './sinks.js';
 
@@ -97,6 +97,8 @@ export type ColumnarFormat = 'arrow' | 'parquet';
 export class ArrowScoredSink implements ScoredSink {
   readonly needsInput = true;
   private readonly pump: Promise<void>;
+  /** Why the output stopped taking bytes, once it has: later writes fail with it, not with a closed queue. */
+  private pumpFailure: unknown;
   private wroteBatch = false;
   /** Per pass-through column, its unifier when dictionary-encoded. */
   private readonly dictionaries: (DictionaryUnifier | undefined)[];
@@ -115,8 +117,10 @@ export class ArrowScoredSink implements ScoredSink {
     this.pump = (async () => {
       for await (const chunk of this.writer) await output(chunk);
     })();
-    // Surfaced by end(); without a handler here a write error would be an unhandled rejection first.
-    this.pump.catch(() => undefined);
+    // Surfaced by write() and end(); without a handler here it would be an unhandled rejection first.
+    this.pump.catch((error: unknown) => {
+      this.pumpFailure = error;
+    });
   }
 
   static async create(
@@ -173,21 +177,44 @@ export class ArrowScoredSink implements ScoredSink {
       children.push(float64(values));
     for (const strings of [columns.reasonCodes, columns.expenseFlags]) children.push(utf8Data(strings));
     const struct = makeData({ type: new Struct(this.schema.fields), length: k, nullCount: 0, children });
+    if (this.pumpFailure !== undefined) throw this.pumpFailure;
     await this.writer.write(new RecordBatch(this.schema, struct));
     this.wroteBatch = true;
   }
 
   async end(): Promise<void> {
+    if (this.pumpFailure !== undefined) throw this.pumpFailure;
     // An input without rows still gets a valid file that carries the schema.
     await this.writer.finish(this.schema, this.wroteBatch);
     await this.pump;
   }
 }
 
-/** Writes to a stream, waiting while it is full: a slow reader on a pipe slows the job, not its memory. */
+/**
+ * Writes to a stream, waiting while it is full: a slow reader on a pipe slows the job, not its memory. A
+ * reader that goes away (EPIPE) fails the next write with ScoredStreamClosed.
+ */
 function streamOutput(stream: NodeJS.WritableStream): (chunk: Uint8Array) => Promise<void> {
+  let failure: Error | undefined;
+  // Listened to for the whole run: an 'error' emitted while nothing listens would end the process with a
+  // stack trace instead of the job's own message.
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    failure ??= error.code === 'EPIPE' ? new ScoredStreamClosed() : error;
+  });
   return async (chunk) => {
-    if (!stream.write(chunk)) await once(stream, 'drain');
+    if (failure === undefined && !stream.write(chunk)) {
+      // A stream that fails while full never drains: its 'close' ends the wait too.
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          stream.off('drain', done);
+          stream.off('close', done);
+          resolve();
+        };
+        stream.on('drain', done);
+        stream.on('close', done);
+      });
+    }
+    if (failure !== undefined) throw failure;
   };
 }
 

@@ -12,6 +12,12 @@ export const EXIT_REJECTS = 3;
 /** Outputs published, but more rows were rejected than --max-reject-rate allows. */
 export const EXIT_REJECT_RATE_EXCEEDED = 4;
 
+/**
+ * `--scored -`: standard output was closed by its reader before the stream ended (`… | head`), 128 + 13 as a
+ * shell reports a process killed by SIGPIPE; nothing published.
+ */
+export const EXIT_BROKEN_PIPE = 128 + constants.signals.SIGPIPE;
+
 export const INTERRUPTING_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 export type InterruptingSignal = (typeof INTERRUPTING_SIGNALS)[number];
 
@@ -29,6 +35,15 @@ export class JobInterrupted extends Error {
       `interrupted by ${signal} after ${rowsDone} input rows; nothing published${
         resumable ? '; run again with --resume to continue from there' : ''
       }`,
+    );
+  }
+}
+
+/** Standard output (`--scored -`) went away before the scored stream ended: the reader has part of it. */
+export class ScoredStreamClosed extends Error {
+  constructor() {
+    super(
+      'standard output was closed by its reader before the scored stream ended (broken pipe): the rows it received are incomplete; nothing published',
     );
   }
 }

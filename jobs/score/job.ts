@@ -70,8 +70,11 @@ export interface ScoreJobOptions {
   /** The score's basis and profile (default: stated amounts, standard profile). */
   readonly scoring: ScoringOptions;
   readonly logger: Logger;
-  /** Starts the scorer once the output layout is known. */
-  readonly startScorer: (layout: OutputLayout) => Promise<BatchScorer>;
+  /**
+   * Starts the scorer once the output layout is known; `io` says what else the main thread does meanwhile
+   * (a local engine's pool then decides whether it scores too).
+   */
+  readonly startScorer: (layout: OutputLayout, io: MainThreadIo) => Promise<BatchScorer>;
   /** How often a --resume job makes its progress durable. */
   readonly checkpointIntervalMs?: number;
   /**
@@ -79,6 +82,12 @@ export interface ScoreJobOptions {
    * are written and checkpointed (--resume), nothing is published, and the job throws JobInterrupted.
    */
   readonly stop?: AbortSignal;
+}
+
+/** The main thread's share of the reading and writing, beside scoring. */
+export interface MainThreadIo {
+  /** The input or the scored file is Parquet: decoded or encoded on the main thread, in WebAssembly. */
+  readonly parquet: boolean;
 }
 
 export interface ScoreJobResult {
@@ -206,7 +215,9 @@ async function scoreAll(
 ): Promise<Scored> {
   const { options, paths, source } = run;
   const scoringStarted = performance.now();
-  const scorer = await options.startScorer(layout);
+  const scorer = await options.startScorer(layout, {
+    parquet: format === 'parquet' || source.format === 'parquet',
+  });
   run.scorer = scorer;
   const engineReadyMs = performance.now() - scoringStarted;
   const fingerprint = await checkpointFingerprint(run, layout, scorer.modelVersion);

@@ -14,13 +14,14 @@ import type { ParquetFile, RecordBatch as WasmRecordBatch } from 'parquet-wasm';
 import { type RecordBatch, RecordBatchReader, tableFromIPC } from '../vendor/apache-arrow.js';
 import { arrowInput } from './arrow-source.js';
 import { type InputPart, type InputSource, unitRangeOf } from './input-source.js';
+import { loadParquetWasm } from './parquet-wasm.js';
 
 export async function openParquetSource(
   path: string,
   batchRows: number,
   part?: InputPart,
 ): Promise<InputSource> {
-  const { ParquetFile } = await import('parquet-wasm');
+  const { ParquetFile } = await loadParquetWasm();
   const { size } = await stat(path);
   let file: ParquetFile;
   try {

@@ -4,9 +4,9 @@
  * kubelet does, /data on a temporary directory) in one process per index with JOB_COMPLETION_INDEX
  * 0 … N−1 (N = 3, OUTLAY_INPUT and OUTLAY_SHARDS set as an operator would), then the merge container's
  * command. The merged summary equals a single run's except for the `meta` fields docs/deploy.md lists,
- * and the merged scored and rejects files are the single run's, byte for byte: CSV input, Arrow input, and
+ * and the merged scored and rejects files are the single run's, byte for byte: CSV input, Arrow input,
  * a CSV with quoted fields holding newlines, CRLFs and refused quotes, whose shard boundaries fall among
- * them.
+ * them, and Parquet written by DuckDB in two row groups, so that of three shards one reads none.
  * tini, the image's PID 1, only passes signals on, so the commands run without it.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -14,6 +14,7 @@ import { readFileSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { Table, tableToIPC, Utf8, vectorFromArray } from 'apache-arrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
@@ -78,6 +79,30 @@ function arrowOf(rows: string[]): Uint8Array {
   return tableToIPC(new Table(batches), 'file');
 }
 
+/**
+ * `rows` (header first) repeated to `count` data rows, as Parquet written by DuckDB: row groups of 2048
+ * rows (its smallest), in input order, from one thread. Returns the row count of each row group.
+ */
+async function duckdbParquet(rows: string[], count: number, path: string): Promise<number[]> {
+  const csv = `${path}.csv`;
+  const data = Array.from({ length: count }, (_, i) => rows[1 + (i % (rows.length - 1))]!);
+  await writeFile(csv, [rows[0]!, ...data, ''].join('\n'));
+  const connection = await (await DuckDBInstance.create(':memory:', { threads: '1' })).connect();
+  try {
+    await connection.run(
+      `COPY (SELECT * FROM read_csv('${csv}')) TO '${path}' (FORMAT parquet, ROW_GROUP_SIZE 2048)`,
+    );
+    const groups = await connection.runAndReadAll(
+      `SELECT DISTINCT row_group_id, row_group_num_rows FROM parquet_metadata('${path}') ORDER BY 1`,
+    );
+    return groups.getRows().map((row) => Number(row[1]));
+  } finally {
+    connection.closeSync();
+  }
+}
+
+let parquetGroups: number[];
+
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'outlay-sharded-run-'));
   const text = await readFile(join(DEPLOY, 'k8s', 'score-indexed-job.yaml'), 'utf8');
@@ -97,7 +122,8 @@ beforeAll(async () => {
   await writeFile(join(dir, 'data', 'in', 'households.csv'), [...kept, ''].join('\n'));
   await writeFile(join(dir, 'data', 'in', 'quoted.csv'), quotedCsv(kept));
   await writeFile(join(dir, 'data', 'in', 'households.arrow'), arrowOf(kept));
-});
+  parquetGroups = await duckdbParquet(kept, 2348, join(dir, 'data', 'in', 'duckdb.parquet'));
+}, 60_000);
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 /**
@@ -151,13 +177,15 @@ const withoutRunMeta = (summary: { meta: Record<string, unknown> }) => ({
 const SHARDS = 3;
 
 describe('deploy/k8s/score-indexed-job.yaml, run as its pods would be, N = 3', () => {
-  const cases = [
+  const cases: { input: string; args: string[]; shardRows?: number[] }[] = [
     { input: 'households.csv', args: [] },
     // The manifest resumes a retried pod (--resume), which needs CSV output.
     { input: 'households.arrow', args: ['--format', 'csv'] },
     { input: 'quoted.csv', args: [] },
+    // Row groups of 2048 and 300 rows: shard 1 reads the first, shard 3 the second, shard 2 none.
+    { input: 'duckdb.parquet', args: ['--format', 'csv'], shardRows: [2048, 0, 300] },
   ];
-  for (const { input, args } of cases) {
+  for (const { input, args, shardRows } of cases) {
     it(`${input}: its shard pods, then its merge pod → the single run's scored and rejects files byte for byte, and its summary`, async () => {
       const set = { OUTLAY_INPUT: `/data/in/${input}`, OUTLAY_SHARDS: String(SHARDS) };
       const manifestContainer = jobs.get('outlay-score')!.spec.template.spec.containers[0]!;
@@ -199,12 +227,15 @@ describe('deploy/k8s/score-indexed-job.yaml, run as its pods would be, N = 3', (
         const bytes = await readFile(join(mergedDir, file));
         expect(bytes.equals(await readFile(join(singleDir, file))), file).toBe(true);
       }
-      // Each shard read a share of the rows, not all of them and not none.
+      // Each shard read its share of the rows: a third, or its whole row groups.
+      const rowsIn = [];
       for (let shard = 1; shard <= SHARDS; shard++) {
         const summary = await json(join(env.OUTLAY_RUN_DIR!, `shard-${shard}`, `${name}.summary.json`));
-        expect(summary.counts.rows_in).toBeGreaterThan(50);
-        expect(summary.counts.rows_in).toBeLessThan(150);
+        rowsIn.push(summary.counts.rows_in);
       }
+      if (shardRows === undefined) for (const rows of rowsIn) expect(rows).toBeGreaterThan(50);
+      if (shardRows === undefined) for (const rows of rowsIn) expect(rows).toBeLessThan(150);
+      else expect({ groups: parquetGroups, rowsIn }).toEqual({ groups: [2048, 300], rowsIn: shardRows });
     });
   }
 });
