@@ -84,8 +84,12 @@ const MIN_DIP_SLOPE = -1;
  * low-income homeowners' totals fall with income.
  */
 const TAKE_HOME_DIPS: ReadonlyMap<SpendingCategory, number> = new Map([['home_maintenance_and_repairs', 2]]);
-/** Calibration rounds on the artifact's own predictions after the first (ln-errors shrink ~10× per round). */
-const SHIPPED_ROUNDS = 2;
+/**
+ * Calibration rounds on the artifact's own predictions after the first (ln-errors shrink ~10× per round).
+ * Two left 803 of 806 published cells within 3 % once mortgage principal entered the extract with its
+ * sign (housing's price elasticity and budget share moved the first round's errors); three give 805.
+ */
+const SHIPPED_ROUNDS = 3;
 
 export interface BuildOptions {
   readonly ceDir: string;

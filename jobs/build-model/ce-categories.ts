@@ -10,6 +10,12 @@ export interface CeCategory {
   readonly stub: readonly string[];
   /** Stub codes whose UCCs are removed again (to split a published group). */
   readonly minus?: readonly string[];
+  /**
+   * Stub codes recorded as reductions of a liability: MTBI stores every principal reduction as a negative
+   * COST (FMLI's EMRTPNOC/EMRTPNOP, BLS's own "mortgage principal outlays" sums of the same UCCs, are the
+   * positive amounts), so the amount paid, which the category counts, is −COST.
+   */
+  readonly reductions?: readonly string[];
   /** Published line items (tidy `item`, footnote marks stripped) summed for the 2023 target. */
   readonly published: readonly string[];
 }
@@ -23,7 +29,8 @@ export const CE_CATEGORIES: Readonly<Record<SpendingCategory, CeCategory>> = {
   alcoholic_beverages: { stub: ['ALCBEVG'], published: ['Alcoholic beverages'] },
   // Rent, or what an owner pays the lender and the county: interest, principal and property tax.
   mortgage_and_rent: {
-    stub: ['OWNMORTG', '220211', 'RNTDWELL', 'MRTPRINP'],
+    stub: ['OWNMORTG', '220211', 'RNTDWELL'],
+    reductions: ['MRTPRINP'],
     published: [
       'Mortgage interest and charges',
       'Property taxes',

@@ -41,20 +41,28 @@ export function monthsInScope(interviewYear: number, interviewMonth: number): nu
   return interviewMonth <= 3 ? 4 - interviewMonth : 0;
 }
 
-/** Column indexes in each household's spending vector for every UCC. */
-function uccTargets(stub: readonly StubLine[]): Map<string, number[]> {
-  const targets = new Map<string, number[]>();
-  const add = (ucc: string, target: number) => {
+/** A spending column a UCC adds to, and the sign its MTBI COST is added with (−1: a liability reduction). */
+interface UccTarget {
+  readonly column: number;
+  readonly sign: 1 | -1;
+}
+
+/** Every UCC's targets in each household's spending vector (ce-categories.ts: stub, minus, reductions). */
+function uccTargets(stub: readonly StubLine[]): Map<string, UccTarget[]> {
+  const targets = new Map<string, UccTarget[]>();
+  const add = (ucc: string, target: UccTarget) => {
     const list = targets.get(ucc) ?? [];
     list.push(target);
     targets.set(ucc, list);
   };
-  CATEGORIES.forEach((name, index) => {
+  const uccsOfCodes = (codes: readonly string[] | undefined) =>
+    new Set((codes ?? []).flatMap((code) => [...uccsOf(stub, code)]));
+  CATEGORIES.forEach((name, column) => {
     const def = CE_CATEGORIES[name as SpendingCategory];
     if (!def) return;
-    const minus = new Set(def.minus?.flatMap((code) => [...uccsOf(stub, code)]) ?? []);
-    const uccs = new Set(def.stub.flatMap((code) => [...uccsOf(stub, code)]));
-    for (const ucc of [...uccs].sort()) if (!minus.has(ucc)) add(ucc, index);
+    const minus = uccsOfCodes(def.minus);
+    for (const ucc of [...uccsOfCodes(def.stub)].sort()) if (!minus.has(ucc)) add(ucc, { column, sign: 1 });
+    for (const ucc of [...uccsOfCodes(def.reductions)].sort()) add(ucc, { column, sign: -1 });
   });
   return targets;
 }
@@ -94,7 +102,7 @@ function sumQuarterSpending(
   source: SourceReader,
   interviewDir: string,
   quarter: string,
-  targets: ReadonlyMap<string, number[]>,
+  targets: ReadonlyMap<string, readonly UccTarget[]>,
 ): { inScope: Map<string, Float64Array>; all: Map<string, Float64Array> } {
   const inScope = new Map<string, Float64Array>();
   const all = new Map<string, Float64Array>();
@@ -107,11 +115,11 @@ function sumQuarterSpending(
     'COST',
   ]);
   for (const [newid = '', refYear, ucc = '', costText] of mtbi) {
-    const columns = targets.get(ucc.padStart(6, '0'));
-    if (!columns) continue;
+    const forUcc = targets.get(ucc.padStart(6, '0'));
+    if (!forUcc) continue;
     const cost = Number(costText);
-    addCost(all, newid, columns, cost);
-    if (Number(refYear) === SURVEY_YEAR) addCost(inScope, newid, columns, cost);
+    addCost(all, newid, forUcc, cost);
+    if (Number(refYear) === SURVEY_YEAR) addCost(inScope, newid, forUcc, cost);
   }
   return { inScope, all };
 }
@@ -119,7 +127,7 @@ function sumQuarterSpending(
 function addCost(
   sums: Map<string, Float64Array>,
   newid: string,
-  columns: readonly number[],
+  targets: readonly UccTarget[],
   cost: number,
 ): void {
   let vector = sums.get(newid);
@@ -127,7 +135,7 @@ function addCost(
     vector = new Float64Array(SPENDING_COUNT);
     sums.set(newid, vector);
   }
-  for (const column of columns) vector[column]! += cost;
+  for (const { column, sign } of targets) vector[column]! += sign * cost;
 }
 
 /**

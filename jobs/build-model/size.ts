@@ -7,6 +7,7 @@
  * falling. The table covers every size the contract accepts, so no valid household_members is capped.
  */
 import { LIMITS } from '../../src/contract/limits.js';
+import { NEEDS as IRS_NEEDS } from '../../src/model/needs.js';
 import type { SpendingCategory } from './ce-categories.js';
 import { SIZE_MAX as FIT_SIZE_MAX } from './design.js';
 import { SPENDING } from './fit.js';
@@ -15,18 +16,8 @@ import { runningMax } from './monotone.js';
 /** Sizes the artifact's tables cover: every household_members the contract accepts. */
 export const SIZE_TABLE_MAX = LIMITS.householdMax;
 
-/**
- * The IRS Collection Financial Standards' national-standard categories (food, apparel and services,
- * housekeeping supplies, personal care products and services, miscellaneous): each held non-decreasing
- * in size on its own.
- */
-export const NEEDS: readonly SpendingCategory[] = [
-  'food_home',
-  'clothing_items_and_services',
-  'housekeeping_supplies',
-  'personal_care',
-  'miscellaneous',
-];
+/** The IRS national-standard categories (src/model/needs.ts): each held non-decreasing in size on its own. */
+export const NEEDS: readonly SpendingCategory[] = IRS_NEEDS;
 
 /**
  * Share of the other categories' rise that the categories falling with one more member may take, at

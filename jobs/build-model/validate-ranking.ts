@@ -6,7 +6,7 @@
  * take-home + housing-cost-ratio logistic regression fitted on the training CU-quarters (cross-fitted: the
  * held-out ones never enter its fit), overall and within take-home quintiles.
  */
-import { CATEGORY_INDEX, SAVINGS_INDEX } from '../../src/contract/categories.js';
+import { SAVINGS_INDEX } from '../../src/contract/categories.js';
 import type { GivenBudget } from '../../src/contract/schemas.js';
 import { createEngine } from '../../src/engine/create-engine.js';
 import { clampedScore, indicesOf, statedSpending } from '../../src/engine/index-score.js';
@@ -36,7 +36,6 @@ export interface RankingInputs {
 /** Above this housing / take-home the benchmark's ratio term stops growing (see `housingBenchmark`). */
 const RATIO_CAP = 1;
 const QUINTILE_STEPS = 1000;
-const HOUSING = CATEGORY_INDEX.mortgage_and_rent;
 
 /** One scored held-out household. */
 interface Scored {
@@ -48,13 +47,9 @@ interface Scored {
   readonly unstated: number;
 }
 
-/**
- * Whether the household's actual spending on the 36 categories the model predicts exceeds its take-home,
- * with its housing payment in place of the extract's `mortgage_and_rent` (which subtracts the principal
- * paid instead of adding it: MTBI stores principal reductions as negative amounts).
- */
-function overspent(h: Household, payments: Payments): boolean {
-  let total = payments.housing - h.spending[HOUSING]!;
+/** Whether the household's actual spending on the 36 categories the model predicts exceeds its take-home. */
+function overspent(h: Household): boolean {
+  let total = 0;
   for (let c = 0; c < SAVINGS_INDEX; c++) total += h.spending[c]!;
   return total > h.takeHome;
 }
@@ -113,7 +108,7 @@ function scoreHeldOut(inputs: RankingInputs, test: readonly Household[]) {
       return;
     }
     const unstated = outlayIndex(engine, { demographics }) as number;
-    scored.push({ h, overspent: overspent(h, payments), index, unstated });
+    scored.push({ h, overspent: overspent(h), index, unstated });
   });
   return { scored, refused };
 }
@@ -131,7 +126,7 @@ function housingBenchmark(train: readonly Household[], paymentsOf: (h: Household
     Math.min(paymentsOf(h).housing / h.takeHome, RATIO_CAP),
   ];
   const x = Float64Array.from(train.flatMap(features));
-  const y = Float64Array.from(train, (h) => (overspent(h, paymentsOf(h)) ? 1 : 0));
+  const y = Float64Array.from(train, (h) => (overspent(h) ? 1 : 0));
   const meanWeight = train.reduce((s, h) => s + h.weight, 0) / train.length;
   const w = Float64Array.from(train, (h) => h.weight / meanWeight);
   const { beta } = fitGlm(x, 3, y, w, 'logit');

@@ -166,6 +166,7 @@ function blsMeansTable(source: SourceReader, ceDir: string, households: readonly
     const codes = [
       ...def.stub.map((c) => [c, 1] as const),
       ...(def.minus ?? []).map((c) => [c, -1] as const),
+      ...(def.reductions ?? []).map((c) => [c, -1] as const),
     ];
     const missing = codes.filter(([code]) => !interviewMeans.has(code)).map(([code]) => code);
     const bls = codes.reduce((sum, [code, sign]) => sum + sign * (interviewMeans.get(code) ?? 0), 0);
@@ -400,6 +401,12 @@ const MAX_AGE_SECOND_DIFFERENCE = 0.015;
 /** The IRS Collection Financial Standards' national-standard categories (size.ts), as output indexes. */
 const NEEDS = NEEDS_CATEGORIES.map((c) => CATEGORY_INDEX[c]);
 
+/**
+ * A need held at a smaller size's level without the household type (src/model/needs.ts) is that level
+ * recomputed through a ratio: two sizes held at one level can differ in the last bits.
+ */
+const HELD_ROUNDING = 1e-12;
+
 /** A fixed linear congruential generator of numbers in [0, 1): the same sequence on every run. */
 function lcg(start: number): () => number {
   let seed = start;
@@ -484,7 +491,7 @@ function checkProperties(
     check('size', Math.abs(totalSpending(b) / base - 1) < 0.3);
     check(
       profile.household_type === undefined ? 'needsMixed' : 'needs',
-      totalSpending(b) >= base && NEEDS.every((c) => b[c]! >= a[c]!),
+      totalSpending(b) >= base && NEEDS.every((c) => b[c]! >= a[c]! * (1 - HELD_ROUNDING)),
     );
   }
 }

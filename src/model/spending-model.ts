@@ -18,6 +18,7 @@ import {
 } from './artifact.js';
 import { type CompositionTables, compositionWeigher } from './composition.js';
 import { writeRanges } from './distribution.js';
+import { needsLifter } from './needs.js';
 import { type PriceBudget, writeLogPriceFactors } from './price.js';
 import type { BoundPrediction, Profile, SpendingModel } from './types.js';
 
@@ -105,6 +106,8 @@ interface PredictionTables {
   /** USPS state → [category] factor (ModelArtifact.stateFactor). */
   readonly stateFactor: ReadonlyMap<string, Float64Array>;
   readonly composition: CompositionTables;
+  /** The artifact's size table, [category][size − 1] (for the needs lift, needs.ts). */
+  readonly size: Float64Array;
 }
 
 /** The artifact's tables of means: everything but the distribution section. */
@@ -163,6 +166,7 @@ function predictionTables(artifact: MeanTables): PredictionTables {
         Float64Array.from(factors),
       ]),
     ),
+    size: Float64Array.from(artifact.size),
     composition: {
       composition: artifact.composition,
       compositionLogit: artifact.compositionLogit,
@@ -189,7 +193,9 @@ function bindPrediction(tables: PredictionTables, out: Float64Array, excluded: U
   const { ownerLogit, mortgageLogit, ownerByIncome, mortgageByIncome, incomeSegments, factorSegments } =
     tables;
   const { ageRows, sizeRows, ageMarginalRows, sizeMarginalRows, ageSizeMarginalRows, onesRow } = tables;
-  const { factors: typeFactors, weights, weigh } = compositionWeigher(tables.composition);
+  const weigher = compositionWeigher(tables.composition);
+  const { factors: typeFactors, weights } = weigher;
+  const { lift: needsLift, weighAndLift } = needsLifter(weigher, tables.size, sizeMax, n);
   const { placeFactors, factorsAt } = placeFactorCache(tables);
   const { pairs, pairRowAt } = demographicPairs(tables);
   const uTop = uMin + (points - 1) * uStep;
@@ -298,8 +304,10 @@ function bindPrediction(tables: PredictionTables, out: Float64Array, excluded: U
       const mc = (m + 2 * c) | 0;
       const oc = (o + 2 * c) | 0;
       const byIncome = spendingByIncome(tenure, rc, mc, oc, f, renterW, mortgageW, outrightW);
+      // A lift of exactly 1 (every category but a falling need without a stated type) keeps the double.
       const demographic =
         pairs[pairAt + c]! *
+        needsLift[c]! *
         (married * typeFactors[3 * c]! +
           oneParent * typeFactors[3 * c + 1]! +
           single * typeFactors[3 * c + 2]!);
@@ -343,7 +351,7 @@ function bindPrediction(tables: PredictionTables, out: Float64Array, excluded: U
       lastGeo = geo;
     }
     const pairAt = demographicPairAt(age, profile.household_members, k, f);
-    weigh(profile, u);
+    weighAndLift(profile, u);
     const included = writeCategories(k, f, ownerP, mortgageP, pairAt);
     writeRest(takeHome);
     return included;

@@ -11,6 +11,7 @@ import type { Geography } from '../../src/geo/types.js';
 import { AREA_SLOTS, type ModelArtifact, REGION_SLOTS } from '../../src/model/artifact.js';
 import { COMPOSITION_TERMS, compositionPattern, compositionTerms } from '../../src/model/composition.js';
 import { DEFAULT_MODEL_PATH, loadSpendingModel } from '../../src/model/load.js';
+import { NEEDS } from '../../src/model/needs.js';
 import { checkArtifact } from '../../src/model/parse.js';
 import { PLACE_CAPACITY } from '../../src/model/spending-model.js';
 import type { Profile, SpendingModel } from '../../src/model/types.js';
@@ -46,6 +47,7 @@ function predict(profile: Profile, geo: Geography = NATIONAL): Float64Array {
   model.predict(profile, geo, out);
   return out;
 }
+const NEEDS_INDEXES: readonly number[] = NEEDS.map((category) => CATEGORY_INDEX[category]);
 const spending = (out: Float64Array) => out.slice(0, CATEGORY_INDEX.savings).reduce((a, b) => a + b, 0);
 
 describe('spending model artifact', () => {
@@ -327,7 +329,23 @@ describe('spending model evaluation order', () => {
     else if (ageKnown) demographic = ageFactor * lerp(artifact.sizeMarginal, row, k, f);
     else if (members !== undefined) demographic = lerp(artifact.ageMarginal, row, k, f) * sizeFactor;
     else demographic = lerp(artifact.ageSizeMarginal, row, k, f);
-    return byIncome * (demographic * compositionFactor(profile, u, c)) * geoFactor;
+    return byIncome * (demographic * needsLift(profile, u, c) * compositionFactor(profile, u, c)) * geoFactor;
+  }
+
+  /**
+   * src/model/needs.ts: without household_type, a needs category is held at the most its size factor ×
+   * composition factor reaches at a smaller size; 1 otherwise.
+   */
+  function needsLift(profile: Profile, u: number, c: number): number {
+    const { household_type, household_members: members } = profile;
+    if (household_type !== undefined || members === undefined || !NEEDS_INDEXES.includes(c)) return 1;
+    const s = Math.min(Math.max(Math.round(members), 1), artifact.sizeMax);
+    const level = (m: number) =>
+      artifact.size[c * artifact.sizeMax + m - 1]! *
+      compositionFactor({ ...profile, household_members: m }, u, c);
+    let best = 0;
+    for (let m = 1; m < s; m++) best = Math.max(best, level(m));
+    return best > level(s) ? best / level(s) : 1;
   }
 
   /** The type's factor, or Σ_t P(t | known fields) f_t from the two continuation-ratio logits. */
