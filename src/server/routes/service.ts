@@ -3,9 +3,17 @@
  * operations over many households: a key with all three scopes). Like the operations, each household is
  * validated by the engine with the shared validator and answered as the operations answer it.
  */
-import type { FastifyInstance } from 'fastify';
-import type { ErrorItem, InvalidRequestBody } from '../../contract/schemas.js';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { CATEGORIES } from '../../contract/categories.js';
+import {
+  type ErrorItem,
+  type InvalidRequestBody,
+  PSA_KEY,
+  SAVINGS_SCORE_KEY,
+  type ScoreResponse,
+} from '../../contract/schemas.js';
 import { invalidRequest } from '../../contract/validate.js';
+import type { ScoreDetails } from '../../engine/score-details.js';
 import type { Engine, ScoreRunOptions } from '../../engine/types.js';
 import { SCOPES } from '../../keys/keys-file.js';
 import { Compile } from '../../vendor/typebox.js';
@@ -13,8 +21,10 @@ import { SERVICE_PATHS } from '../endpoints.js';
 import {
   type EngineInfo,
   EVALUATE_BODY_LIMIT,
+  EVALUATE_ROWS_MEDIA_TYPE,
   EvaluateEnvelope,
   MAX_EVALUATE_HOUSEHOLDS,
+  rowColumns,
 } from '../service-schemas.js';
 import { BAD_EXPLAIN, explainRequested, NO_BODY } from './operations.js';
 
@@ -75,6 +85,9 @@ function describe(raw: RawError): ErrorItem[] {
 const rejection = (error: InvalidRequestBody, index: number) =>
   invalidRequest(error.errors.map(({ path, message }) => ({ path: `/households/${index}${path}`, message })));
 
+/** A household's answer (budget, model, score), or its rejection. */
+type HouseholdAnswer = { budget: object; model: object; score: ScoreResponse } | InvalidRequestBody;
+
 /** A household's answer, or its rejection; the score as the scores operation gives it with `options`. */
 function evaluateOne(
   engine: Engine,
@@ -82,14 +95,48 @@ function evaluateOne(
   index: number,
   explained: boolean,
   options: ScoreRunOptions,
-): object {
+): HouseholdAnswer {
   const result = engine.household(body);
   if (!result.ok) return rejection(result.error, index);
   const { budget, model, score } = result.value;
   if (!explained && options.profile === undefined) return { budget, model, score };
   const scored = explained ? engine.explainedScore(body, options) : engine.score(body, options);
-  return scored.ok ? { budget, model, score: scored.value } : rejection(scored.error, index);
+  return scored.ok ? { budget, model, score: scored.value as ScoreResponse } : rejection(scored.error, index);
 }
+
+const codes = (items: readonly { code: string; category?: string | null }[]) =>
+  items.map(({ code, category }) => (category == null ? code : `${code}:${category}`)).join(';');
+
+/** A household's answer as its row of the rows answer (`rowColumns` order), or its rejection as it is. */
+function rowOf(answer: HouseholdAnswer, scoreKey: string, explained: boolean): unknown {
+  if (!('budget' in answer)) return answer;
+  const budget = answer.budget as Record<string, number>;
+  const model = answer.model as Record<string, number>;
+  const { score } = answer;
+  const row: unknown[] = [
+    ...CATEGORIES.map((category) => budget[category]),
+    ...CATEGORIES.map((category) => model[category]),
+    score[PSA_KEY],
+    score[scoreKey],
+    score[SAVINGS_SCORE_KEY],
+  ];
+  if (!explained) return row;
+  const details = (score as unknown as { details: ScoreDetails }).details;
+  row.push(
+    details.basis,
+    details.profile,
+    details.index,
+    details.savings_index,
+    details.percentile,
+    codes(details.reasons),
+    codes(details.flags),
+  );
+  return row;
+}
+
+/** Whether the caller asks for the answer in rows (`Accept: application/vnd.outlay.evaluate-rows+json`). */
+const rowsAccepted = (request: FastifyRequest) =>
+  request.headers.accept?.includes(EVALUATE_ROWS_MEDIA_TYPE) === true;
 
 export function registerServiceRoutes(
   app: FastifyInstance,
@@ -97,6 +144,8 @@ export function registerServiceRoutes(
   options: ScoreRunOptions = {},
 ): void {
   const info = JSON.stringify(engineInfoOf(engine));
+  const columnNames = (explained: boolean) => rowColumns(engine.scoreKey, explained).map(([name]) => name);
+  const columns = { plain: columnNames(false), explained: columnNames(true) };
   app.get(SERVICE_PATHS.engine, { config: { scope: 'any-key' } }, (_request, reply) => {
     reply.type('application/json; charset=utf-8').send(info);
   });
@@ -113,8 +162,14 @@ export function registerServiceRoutes(
         const households = (body as { households: unknown[] }).households.map((household, index) =>
           evaluateOne(engine, household, index, explained, options),
         );
-        // One serialisation of the whole answer: its items are objects of two shapes.
-        reply.serializer(JSON.stringify).send({ households });
+        // One serialisation of the whole answer: its items are of two shapes.
+        reply.serializer(JSON.stringify);
+        if (!rowsAccepted(request)) reply.send({ households });
+        else
+          reply.type(`${EVALUATE_ROWS_MEDIA_TYPE}; charset=utf-8`).send({
+            columns: explained ? columns.explained : columns.plain,
+            households: households.map((answer) => rowOf(answer, engine.scoreKey, explained)),
+          });
       }
     },
   );
