@@ -15,6 +15,12 @@ import { type PreparedRow, prepareRow, type WorkBatch } from './work.js';
 
 type RequestBody = Extract<PreparedRow, { ok: true }>['body'];
 
+/**
+ * Batches in flight against the evaluate endpoint. With two, the job and its server took turns more than
+ * they overlapped: on a loaded machine each then waited for a CPU at every turn.
+ */
+const BULK_BATCHES_IN_FLIGHT = 4;
+
 export class RemoteScorer implements BatchScorer {
   readonly engineKind = 'remote';
   readonly parallelBatches: number;
@@ -38,8 +44,12 @@ export class RemoteScorer implements BatchScorer {
     batchRows: number,
     private readonly concurrency: number,
   ) {
-    // Enough rows queued that the connection slots never idle while a batch is being written.
-    this.parallelBatches = Math.max(2, Math.ceil((2 * concurrency) / batchRows));
+    // Enough rows queued that the connection slots never idle while a batch is being written; in bulk,
+    // enough batches that the server has requests queued while the job reads, checks and writes.
+    this.parallelBatches =
+      engine.maxHouseholds === undefined
+        ? Math.max(2, Math.ceil((2 * concurrency) / batchRows))
+        : BULK_BATCHES_IN_FLIGHT;
     this.modelVersion = engine.modelVersion;
     this.priceYear = engine.priceYear;
     this.maxHouseholds = engine.maxHouseholds;

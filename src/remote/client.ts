@@ -22,6 +22,7 @@ import { CheckedAnswer, OffContractAnswer } from './checked-answer.js';
 import {
   EvaluateAnswer,
   explainedValues,
+  inRows,
   type RemoteHousehold,
   type RemoteOutcome,
   type RemoteRejection,
@@ -120,6 +121,8 @@ export class RemoteClient {
   private readonly scoreKey: string;
   private readonly readScore: AnswerReader<ScoreResponse>;
   private readonly evaluateAnswer: EvaluateAnswer;
+  /** Whether the log has said in which form the server answers evaluate requests. */
+  private evaluateFormLogged = false;
   /** Set by close(): the pool is gone, so waiting to retry would only keep the process alive. */
   private closed = false;
 
@@ -206,8 +209,14 @@ export class RemoteClient {
    */
   households(bodies: readonly unknown[]): Promise<RemoteOutcome[]> {
     const bytes = Buffer.from(JSON.stringify({ households: bodies }));
-    const read: AnswerReader<RemoteOutcome[]> = (body, contentType) =>
-      this.evaluateAnswer.read(body, contentType, bodies.length);
+    const read: AnswerReader<RemoteOutcome[]> = (body, contentType) => {
+      const outcomes = this.evaluateAnswer.read(body, contentType, bodies.length);
+      if (!this.evaluateFormLogged && Array.isArray(outcomes)) {
+        this.evaluateFormLogged = true;
+        this.log.info(`remote: evaluate answers in ${inRows(contentType) ? 'rows' : 'JSON'}`);
+      }
+      return outcomes;
+    };
     return new Promise((resolve, reject) => {
       this.call(
         EXPLAINED_EVALUATE_PATH,

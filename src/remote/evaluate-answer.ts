@@ -12,6 +12,7 @@ import {
   EVALUATE_ROWS_MEDIA_TYPE,
   evaluateAnswerSchema,
   evaluateRowsAnswerSchema,
+  joinedCodes,
   rowColumns,
 } from '../server/service-schemas.js';
 import { amountsOf } from './amounts-answer.js';
@@ -46,9 +47,6 @@ export interface RemoteRejection {
 
 export type RemoteOutcome = { readonly ok: true; readonly value: RemoteHousehold } | RemoteRejection;
 
-const codes = (items: readonly { code: string; category?: string | null }[]) =>
-  items.map(({ code, category }) => (category == null ? code : `${code}:${category}`)).join(';');
-
 /** The values of an explained score answer (checked against its schema already). */
 export function explainedValues(score: ScoreResponse, scoreKey: string) {
   const { details } = score as unknown as { details: ScoreDetails };
@@ -64,8 +62,8 @@ export function explainedValues(score: ScoreResponse, scoreKey: string) {
       index: details.index,
       savings_index: details.savings_index,
       percentile: details.percentile,
-      reasons: codes(details.reasons),
-      flags: codes(details.flags),
+      reasons: joinedCodes(details.reasons),
+      flags: joinedCodes(details.flags),
     },
   };
 }
@@ -117,6 +115,10 @@ function rowReader(names: readonly string[], scoreKey: string) {
   };
 }
 
+/** Whether an answer of this content-type is the evaluate answer in rows. */
+export const inRows = (contentType: string | undefined) =>
+  contentType?.startsWith(EVALUATE_ROWS_MEDIA_TYPE) === true;
+
 /** Reads both forms of the explained evaluate answer of a server with this score key. */
 export class EvaluateAnswer {
   private readonly json: CheckedAnswer<ReturnType<typeof evaluateAnswerSchema>>;
@@ -140,15 +142,15 @@ export class EvaluateAnswer {
    * schema refuses it or it answers another number of households.
    */
   read(body: Buffer, contentType: string | undefined, count: number) {
-    const inRows = contentType?.startsWith(EVALUATE_ROWS_MEDIA_TYPE) === true;
-    const answer = inRows ? this.rows.read(body) : this.json.read(body);
+    const rows = inRows(contentType);
+    const answer = rows ? this.rows.read(body) : this.json.read(body);
     if (answer === undefined || answer instanceof OffContractAnswer) return answer;
     const { households } = answer as { households: readonly unknown[] };
     if (households.length !== count)
       return new OffContractAnswer([`/households has ${households.length} answers for ${count} households`]);
     return households.map((item, index): RemoteOutcome => {
       if (isRejection(item)) return rejected(item, index);
-      if (inRows) return { ok: true, value: this.rowHousehold(item as unknown[]) };
+      if (rows) return { ok: true, value: this.rowHousehold(item as unknown[]) };
       const { budget, model, score } = item as {
         budget: Record<Category, number>;
         model: Record<Category, number>;

@@ -112,7 +112,14 @@ export const evaluateAnswerSchema = (scoreKey: string, explained: boolean) =>
  */
 export const EVALUATE_ROWS_MEDIA_TYPE = 'application/vnd.outlay.evaluate-rows+json';
 
-/** `;`-joined codes (`CODE` or `CODE:category`), empty when none: as the batch's explanation columns. */
+/**
+ * Reasons or flags as the rows answer's `details.reasons` and `details.flags` carry them, and the batch's
+ * explanation columns: `CODE`, or `CODE:category` for a flag on a category, joined by `;`, empty when none.
+ */
+export const joinedCodes = (items: readonly { code: string; category?: string | null }[]): string =>
+  items.map(({ code, category }) => (category == null ? code : `${code}:${category}`)).join(';');
+
+/** A text of `joinedCodes`. */
 const codeList = (description: string) =>
   Type.String({ pattern: '^([A-Z_]+(:[a-z_]+)?(;[A-Z_]+(:[a-z_]+)?)*)?$', description });
 

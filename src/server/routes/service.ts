@@ -23,6 +23,7 @@ import {
   EVALUATE_BODY_LIMIT,
   EVALUATE_ROWS_MEDIA_TYPE,
   EvaluateEnvelope,
+  joinedCodes,
   MAX_EVALUATE_HOUSEHOLDS,
   rowColumns,
 } from '../service-schemas.js';
@@ -104,9 +105,6 @@ function evaluateOne(
   return scored.ok ? { budget, model, score: scored.value as ScoreResponse } : rejection(scored.error, index);
 }
 
-const codes = (items: readonly { code: string; category?: string | null }[]) =>
-  items.map(({ code, category }) => (category == null ? code : `${code}:${category}`)).join(';');
-
 /** A household's answer as its row of the rows answer (`rowColumns` order), or its rejection as it is. */
 function rowOf(answer: HouseholdAnswer, scoreKey: string, explained: boolean): unknown {
   if (!('budget' in answer)) return answer;
@@ -128,8 +126,8 @@ function rowOf(answer: HouseholdAnswer, scoreKey: string, explained: boolean): u
     details.index,
     details.savings_index,
     details.percentile,
-    codes(details.reasons),
-    codes(details.flags),
+    joinedCodes(details.reasons),
+    joinedCodes(details.flags),
   );
   return row;
 }
