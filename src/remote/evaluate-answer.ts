@@ -127,13 +127,14 @@ export class EvaluateAnswer {
 
   constructor(private readonly scoreKey: string) {
     this.json = new CheckedAnswer(evaluateAnswerSchema(scoreKey, true));
-    const names = rowColumns(scoreKey, true).map(([name]) => name);
+    const columns = rowColumns(scoreKey, true);
+    const names = columns.map(([name]) => name);
     // A value's problem names its column, `/households/7/budget.food_home`, not its index in the row.
     const columnNamed = (path: string) =>
       path.replace(/^(\/households\/\d+\/)(\d+)$/, (whole, row: string, column: string) =>
         names[Number(column)] === undefined ? whole : `${row}${names[Number(column)]}`,
       );
-    this.rows = new CheckedAnswer(evaluateRowsAnswerSchema(rowColumns(scoreKey, true)), columnNamed);
+    this.rows = new CheckedAnswer(evaluateRowsAnswerSchema(columns), columnNamed);
     this.rowHousehold = rowReader(names, scoreKey);
   }
 

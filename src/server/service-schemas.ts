@@ -123,8 +123,22 @@ export const joinedCodes = (items: readonly { code: string; category?: string | 
 const codeList = (description: string) =>
   Type.String({ pattern: '^([A-Z_]+(:[a-z_]+)?(;[A-Z_]+(:[a-z_]+)?)*)?$', description });
 
-/** One column of the rows answer: its name and the schema of its values. */
-export type RowColumn = readonly [name: string, schema: TSchema];
+/** A household's answer as the JSON answer gives it, which the rows answer's values are read from. */
+export interface AnsweredHousehold {
+  readonly budget: Readonly<Record<string, number>>;
+  readonly model: Readonly<Record<string, number>>;
+  readonly score: Readonly<Record<string, unknown>>;
+}
+
+/** One column of the rows answer: its name, the schema of its values, and where its value comes from. */
+export type RowColumn = readonly [
+  name: string,
+  schema: TSchema,
+  read: (answer: AnsweredHousehold) => unknown,
+];
+
+type Details = Record<string, unknown> & Pick<ScoreDetails, 'reasons' | 'flags'>;
+const detailsOf = (answer: AnsweredHousehold) => answer.score.details as Details;
 
 /**
  * The columns of the rows answer, the single list its schema, the server's rows and the client's reading
@@ -136,24 +150,33 @@ export function rowColumns(scoreKey: string, explained: boolean): RowColumn[] {
   const budget = BudgetResponse.properties.budget.properties;
   const model = ModelResponse.properties.model.properties;
   const score = scoreResponseSchema(scoreKey).properties;
-  const details = ScoreDetails.properties;
+  const detail = (field: 'basis' | 'profile' | 'index' | 'savings_index' | 'percentile'): RowColumn => [
+    `details.${field}`,
+    ScoreDetails.properties[field],
+    (answer) => detailsOf(answer)[field],
+  ];
+  const codes = (field: 'reasons' | 'flags', description: string): RowColumn => [
+    `details.${field}`,
+    codeList(description),
+    (answer) => joinedCodes(detailsOf(answer)[field]),
+  ];
   return [
-    ...CATEGORIES.map((category): RowColumn => [`budget.${category}`, budget[category]]),
-    ...CATEGORIES.map((category): RowColumn => [`model.${category}`, model[category]]),
-    ...Object.entries(score).map(([key, schema]): RowColumn => [key, schema]),
+    ...CATEGORIES.map((c): RowColumn => [`budget.${c}`, budget[c], (answer) => answer.budget[c]]),
+    ...CATEGORIES.map((c): RowColumn => [`model.${c}`, model[c], (answer) => answer.model[c]]),
+    ...Object.entries(score).map(([key, schema]): RowColumn => [key, schema, (answer) => answer.score[key]]),
     ...(explained
-      ? ([
-          ['details.basis', details.basis],
-          ['details.profile', details.profile],
-          ['details.index', details.index],
-          ['details.savings_index', details.savings_index],
-          ['details.percentile', details.percentile],
-          ['details.reasons', codeList('The codes of `details.reasons`, joined by `;`.')],
-          [
-            'details.flags',
-            codeList('The flags as `CODE:category` (`CODE` alone when it has no category), joined by `;`.'),
-          ],
-        ] as RowColumn[])
+      ? [
+          detail('basis'),
+          detail('profile'),
+          detail('index'),
+          detail('savings_index'),
+          detail('percentile'),
+          codes('reasons', 'The codes of `details.reasons`, joined by `;`.'),
+          codes(
+            'flags',
+            'The flags as `CODE:category` (`CODE` alone when it has no category), joined by `;`.',
+          ),
+        ]
       : []),
   ];
 }

@@ -4,26 +4,18 @@
  * validated by the engine with the shared validator and answered as the operations answer it.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { CATEGORIES } from '../../contract/categories.js';
-import {
-  type ErrorItem,
-  type InvalidRequestBody,
-  PSA_KEY,
-  SAVINGS_SCORE_KEY,
-  type ScoreResponse,
-} from '../../contract/schemas.js';
+import type { ErrorItem, InvalidRequestBody } from '../../contract/schemas.js';
 import { invalidRequest } from '../../contract/validate.js';
-import type { ScoreDetails } from '../../engine/score-details.js';
 import type { Engine, ScoreRunOptions } from '../../engine/types.js';
 import { SCOPES } from '../../keys/keys-file.js';
 import { Compile } from '../../vendor/typebox.js';
 import { SERVICE_PATHS } from '../endpoints.js';
 import {
+  type AnsweredHousehold,
   type EngineInfo,
   EVALUATE_BODY_LIMIT,
   EVALUATE_ROWS_MEDIA_TYPE,
   EvaluateEnvelope,
-  joinedCodes,
   MAX_EVALUATE_HOUSEHOLDS,
   rowColumns,
 } from '../service-schemas.js';
@@ -87,7 +79,7 @@ const rejection = (error: InvalidRequestBody, index: number) =>
   invalidRequest(error.errors.map(({ path, message }) => ({ path: `/households/${index}${path}`, message })));
 
 /** A household's answer (budget, model, score), or its rejection. */
-type HouseholdAnswer = { budget: object; model: object; score: ScoreResponse } | InvalidRequestBody;
+type HouseholdAnswer = AnsweredHousehold | InvalidRequestBody;
 
 /** A household's answer, or its rejection; the score as the scores operation gives it with `options`. */
 function evaluateOne(
@@ -102,34 +94,7 @@ function evaluateOne(
   const { budget, model, score } = result.value;
   if (!explained && options.profile === undefined) return { budget, model, score };
   const scored = explained ? engine.explainedScore(body, options) : engine.score(body, options);
-  return scored.ok ? { budget, model, score: scored.value as ScoreResponse } : rejection(scored.error, index);
-}
-
-/** A household's answer as its row of the rows answer (`rowColumns` order), or its rejection as it is. */
-function rowOf(answer: HouseholdAnswer, scoreKey: string, explained: boolean): unknown {
-  if (!('budget' in answer)) return answer;
-  const budget = answer.budget as Record<string, number>;
-  const model = answer.model as Record<string, number>;
-  const { score } = answer;
-  const row: unknown[] = [
-    ...CATEGORIES.map((category) => budget[category]),
-    ...CATEGORIES.map((category) => model[category]),
-    score[PSA_KEY],
-    score[scoreKey],
-    score[SAVINGS_SCORE_KEY],
-  ];
-  if (!explained) return row;
-  const details = (score as unknown as { details: ScoreDetails }).details;
-  row.push(
-    details.basis,
-    details.profile,
-    details.index,
-    details.savings_index,
-    details.percentile,
-    joinedCodes(details.reasons),
-    joinedCodes(details.flags),
-  );
-  return row;
+  return scored.ok ? { budget, model, score: scored.value } : rejection(scored.error, index);
 }
 
 /** Whether the caller asks for the answer in rows (`Accept: application/vnd.outlay.evaluate-rows+json`). */
@@ -142,8 +107,11 @@ export function registerServiceRoutes(
   options: ScoreRunOptions = {},
 ): void {
   const info = JSON.stringify(engineInfoOf(engine));
-  const columnNames = (explained: boolean) => rowColumns(engine.scoreKey, explained).map(([name]) => name);
-  const columns = { plain: columnNames(false), explained: columnNames(true) };
+  const rows = (explained: boolean) => {
+    const columns = rowColumns(engine.scoreKey, explained);
+    return { names: columns.map(([name]) => name), values: columns.map(([, , read]) => read) };
+  };
+  const forms = { plain: rows(false), explained: rows(true) };
   app.get(SERVICE_PATHS.engine, { config: { scope: 'any-key' } }, (_request, reply) => {
     reply.type('application/json; charset=utf-8').send(info);
   });
@@ -163,11 +131,15 @@ export function registerServiceRoutes(
         // One serialisation of the whole answer: its items are of two shapes.
         reply.serializer(JSON.stringify);
         if (!rowsAccepted(request)) reply.send({ households });
-        else
+        else {
+          const { names, values } = explained ? forms.explained : forms.plain;
           reply.type(`${EVALUATE_ROWS_MEDIA_TYPE}; charset=utf-8`).send({
-            columns: explained ? columns.explained : columns.plain,
-            households: households.map((answer) => rowOf(answer, engine.scoreKey, explained)),
+            columns: names,
+            households: households.map((answer) =>
+              'budget' in answer ? values.map((read) => read(answer)) : answer,
+            ),
           });
+        }
       }
     },
   );
