@@ -1,11 +1,12 @@
 /**
  * Figure 4 — remote mode: rows per second of `outlay score --engine remote` against a local `outlay serve`
- * that offers POST /v1.0/households/evaluate, beside the same job with the local engine on the same input,
+ * that offers POST /v1.0/households/evaluate and its answer in rows (the job asks for them), beside the same job with the local engine on the same input,
  * alternated in the same run (the target: remote at least half the local rate). With the CPU per row of
  * the remote job and of the server, which share this machine's cores.
  */
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
+import { EVALUATE_ROWS_MEDIA_TYPE } from '../src/server/service-schemas.js';
 import { createApiKey, keysFileIn, profileServer, startOutlayServer, urlOf } from './lib/api-server.js';
 import { parseBenchArgs } from './lib/args.js';
 import { formatHotFunctions } from './lib/cpu-profile.js';
@@ -27,7 +28,11 @@ const TARGET_SHARE = 0.5;
 interface Run {
   readonly localRowsPerSecond: number;
   readonly remoteRowsPerSecond: number;
-  /** CPU per row, µs: the remote job's (all threads, start-up included) and the server's while it ran. */
+  /**
+   * CPU per row, µs: the local job's and the remote job's (all threads, start-up included), and the
+   * server's while the remote job ran.
+   */
+  readonly localCpuUs: number | undefined;
   readonly jobCpuUs: number | undefined;
   readonly serverCpuUs: number;
 }
@@ -54,6 +59,8 @@ const result = await withScratch('remote', async (dir) => {
     '--no-progress',
   ];
   const rowsPerSecond = (wallMs: number) => args.rows / (wallMs / 1000);
+  const cpuPerRow = (cpuMs: number | undefined) =>
+    cpuMs === undefined ? undefined : (cpuMs * 1000) / args.rows;
 
   const runs: Run[] = [];
   for (let run = 0; run < args.runs; run++) {
@@ -68,7 +75,8 @@ const result = await withScratch('remote', async (dir) => {
       runs.push({
         localRowsPerSecond: rowsPerSecond(localAfter.wallMs),
         remoteRowsPerSecond: rowsPerSecond(remote.wallMs),
-        jobCpuUs: remote.cpuMs === undefined ? undefined : (remote.cpuMs * 1000) / args.rows,
+        localCpuUs: cpuPerRow(localAfter.cpuMs),
+        jobCpuUs: cpuPerRow(remote.cpuMs),
         serverCpuUs: (serverCpuMs * 1000) / args.rows,
       });
     } finally {
@@ -80,14 +88,16 @@ const result = await withScratch('remote', async (dir) => {
   const share = median(shares);
   const local = median(runs.map((run) => run.localRowsPerSecond));
   const remote = median(runs.map((run) => run.remoteRowsPerSecond));
-  const jobCpu = runs.map((run) => run.jobCpuUs);
-  const jobCpuUs = jobCpu.includes(undefined) ? undefined : median(jobCpu as number[]);
+  const medianCpu = (cpu: (number | undefined)[]) =>
+    cpu.includes(undefined) ? undefined : median(cpu as number[]);
+  const localCpuUs = medianCpu(runs.map((run) => run.localCpuUs));
+  const jobCpuUs = medianCpu(runs.map((run) => run.jobCpuUs));
   const serverCpuUs = median(runs.map((run) => run.serverCpuUs));
   const cores = availableParallelism();
   const notes = [
     `The remote job, its server and the local job's worker share this machine's ${cores} cores; the remote ` +
       `job runs with --concurrency ${args.concurrency}, each batch of 2,048 rows in that many evaluate ` +
-      `requests. Wall times include start-up (${args.rows.toLocaleString('en-US')} rows). Remote ÷ local per ` +
+      `requests, answered in rows (${EVALUATE_ROWS_MEDIA_TYPE}). Wall times include start-up (${args.rows.toLocaleString('en-US')} rows). Remote ÷ local per ` +
       `run: ${shares.map((ratio) => `${(ratio * 100).toFixed(1)}%`).join(', ')}.`,
   ];
   if (!args.smoke && args.profile) {
@@ -112,11 +122,14 @@ const result = await withScratch('remote', async (dir) => {
         detail: `${args.rows.toLocaleString('en-US')} rows in ${seconds((args.rows / local) * 1000)}`,
       },
       {
-        name: 'outlay score --engine remote (evaluate endpoint)',
+        name: 'outlay score --engine remote (evaluate endpoint, rows)',
         value: Math.round(remote),
         unit: 'rows/s',
         detail: `${args.rows.toLocaleString('en-US')} rows in ${seconds((args.rows / remote) * 1000)}`,
       },
+      ...(localCpuUs === undefined
+        ? []
+        : [{ name: 'CPU per row: the local job (all threads)', value: Math.round(localCpuUs), unit: 'µs' }]),
       ...(jobCpuUs === undefined
         ? []
         : [{ name: 'CPU per row: the remote job (all threads)', value: Math.round(jobCpuUs), unit: 'µs' }]),
@@ -136,7 +149,7 @@ const result = await withScratch('remote', async (dir) => {
 
 await writeResult(args.resultsDir, figureStart, {
   figure: 'remote',
-  title: 'Remote mode (evaluate endpoint) against the local engine',
+  title: 'Remote mode (evaluate endpoint, answers in rows) against the local engine',
   command: 'node dist/bench/remote.js',
   smoke: args.smoke,
   parameters: { rows: args.rows, concurrency: args.concurrency, runs: args.runs },

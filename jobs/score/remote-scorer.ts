@@ -4,17 +4,22 @@
  * resolver the engine uses, so remote and local runs write identical files.
  */
 import pLimit from 'p-limit';
-import { PSA_KEY, SAVINGS_SCORE_KEY } from '../../src/contract/schemas.js';
-import type { ScoreDetails } from '../../src/engine/score-details.js';
 import type { GeoResolver } from '../../src/geo/types.js';
 import type { RemoteClient, RemoteEngine, RemoteOutcome } from '../../src/remote/client.js';
+import type { RemoteExplanation } from '../../src/remote/evaluate-answer.js';
 import { BatchEncoder, type EncodedBatch, type RowOutcome } from './encode.js';
-import { type ExplanationValues, flagText } from './explain.js';
+import type { ExplanationValues } from './explain.js';
 import type { OutputLayout } from './layout.js';
 import type { BatchScorer } from './scorer.js';
 import { type PreparedRow, prepareRow, type WorkBatch } from './work.js';
 
 type RequestBody = Extract<PreparedRow, { ok: true }>['body'];
+
+/**
+ * Batches in flight against the evaluate endpoint. With two, the job and its server took turns more than
+ * they overlapped: on a loaded machine each then waited for a CPU at every turn.
+ */
+const BULK_BATCHES_IN_FLIGHT = 4;
 
 export class RemoteScorer implements BatchScorer {
   readonly engineKind = 'remote';
@@ -39,8 +44,12 @@ export class RemoteScorer implements BatchScorer {
     batchRows: number,
     private readonly concurrency: number,
   ) {
-    // Enough rows queued that the connection slots never idle while a batch is being written.
-    this.parallelBatches = Math.max(2, Math.ceil((2 * concurrency) / batchRows));
+    // Enough rows queued that the connection slots never idle while a batch is being written; in bulk,
+    // enough batches that the server has requests queued while the job reads, checks and writes.
+    this.parallelBatches =
+      engine.maxHouseholds === undefined
+        ? Math.max(2, Math.ceil((2 * concurrency) / batchRows))
+        : BULK_BATCHES_IN_FLIGHT;
     this.modelVersion = engine.modelVersion;
     this.priceYear = engine.priceYear;
     this.maxHouseholds = engine.maxHouseholds;
@@ -109,22 +118,17 @@ export class RemoteScorer implements BatchScorer {
    */
   private rowOutcome(body: RequestBody, outcome: RemoteOutcome): RowOutcome {
     if (!outcome.ok) return outcome;
-    // The client asked with ?explain=true and checked the answer against the explained score's schema.
-    const { details } = outcome.value.score as unknown as { details: ScoreDetails };
     const { demographics } = body;
-    const { budget, model, score } = outcome.value;
+    const { budget, model, scoreValues, explanation } = outcome.value;
     return {
       ok: true,
       value: {
         budget,
         model,
-        scoreValues: Float64Array.from(
-          [score[PSA_KEY], score[this.layout.scoreKey], score[SAVINGS_SCORE_KEY]],
-          Number,
-        ),
+        scoreValues,
         geography: this.geo.resolve((demographics.zip as string).slice(0, 5)),
       },
-      explanation: this.explanationOf(details),
+      explanation: this.explanationOf(explanation),
       demographics,
     };
   }
@@ -140,7 +144,7 @@ export class RemoteScorer implements BatchScorer {
    * answer explained on another basis or profile than the job asks for stops the job, since its numbers
    * would be another score's.
    */
-  private explanationOf(details: ScoreDetails): ExplanationValues {
+  private explanationOf(details: RemoteExplanation): ExplanationValues {
     const { basis, profile } = this.layout.scoring;
     if (details.basis !== basis || details.profile !== profile) {
       throw new Error(
@@ -151,8 +155,8 @@ export class RemoteScorer implements BatchScorer {
       outlay_index: details.index,
       savings_index: details.savings_index,
       outlay_percentile: details.percentile,
-      reason_codes: details.reasons.map((reason) => reason.code).join(';'),
-      expense_flags: flagText(details.flags),
+      reason_codes: details.reasons,
+      expense_flags: details.flags,
     };
   }
 }

@@ -22,7 +22,11 @@ const MAX_PROBLEMS = 10;
 export class CheckedAnswer<S extends TSchema> {
   private readonly check: ReturnType<typeof Compile>;
 
-  constructor(schema: S) {
+  /** `fieldName` names a field of the answer by its path, where the path alone would not (a column's index). */
+  constructor(
+    schema: S,
+    private readonly fieldName: (instancePath: string) => string = (path) => path,
+  ) {
     this.check = Compile(schema);
   }
 
@@ -39,7 +43,8 @@ export class CheckedAnswer<S extends TSchema> {
     const problems: string[] = [];
     for (const error of this.check.Errors(answer) as Iterable<RawError>) {
       if (problems.length === MAX_PROBLEMS) break;
-      problems.push(`${error.instancePath || '(the answer)'} ${error.message}${shownValue(answer, error)}`);
+      const field = this.fieldName(error.instancePath) || '(the answer)';
+      problems.push(`${field} ${error.message}${shownValue(answer, error)}`);
     }
     return new OffContractAnswer(problems);
   }

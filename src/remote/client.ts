@@ -13,13 +13,20 @@
  * - 401/403/404: thrown as RemoteFatalError, since every other row would fail the same way.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Category } from '../contract/categories.js';
 import { DEFAULT_SCORE_KEY, type ErrorItem, type ScoreResponse } from '../contract/schemas.js';
 import { OPERATION_PATHS, PUBLIC_PATHS, SERVICE_PATHS } from '../server/endpoints.js';
 import { explainedScoreResponseSchema } from '../server/operations.js';
-import { EngineInfo, evaluateAnswerSchema } from '../server/service-schemas.js';
-import { AmountsAnswer, amountsOf } from './amounts-answer.js';
+import { EngineInfo, EVALUATE_ROWS_MEDIA_TYPE } from '../server/service-schemas.js';
+import { AmountsAnswer } from './amounts-answer.js';
 import { CheckedAnswer, OffContractAnswer } from './checked-answer.js';
+import {
+  EvaluateAnswer,
+  explainedValues,
+  inRows,
+  type RemoteHousehold,
+  type RemoteOutcome,
+  type RemoteRejection,
+} from './evaluate-answer.js';
 import {
   type HttpResponse,
   HttpTransport,
@@ -64,21 +71,7 @@ const SILENT: RemoteLog = { warn: () => {}, info: () => {} };
 
 export class RemoteFatalError extends Error {}
 
-/** Budget and model amounts in CATEGORIES order. */
-export type RemoteHousehold = {
-  readonly budget: Float64Array;
-  readonly model: Float64Array;
-  readonly score: ScoreResponse;
-};
-
-export type RemoteOutcome = { readonly ok: true; readonly value: RemoteHousehold } | RemoteRejection;
-
-/** A row the remote would not score: its field errors (400), or why it still failed after retries (`reason`). */
-export interface RemoteRejection {
-  readonly ok: false;
-  readonly errors: readonly ErrorItem[];
-  readonly reason?: string;
-}
+export type { RemoteHousehold, RemoteOutcome, RemoteRejection };
 
 type CallOutcome<T> = { readonly ok: true; readonly value: T } | RemoteRejection;
 
@@ -86,7 +79,7 @@ type CallOutcome<T> = { readonly ok: true; readonly value: T } | RemoteRejection
  * Reads a 200 answer's body; undefined when it is not JSON (retried as an invalid response, as a proxy's
  * error page may be), OffContractAnswer when the response schema refuses it (the row is rejected).
  */
-type AnswerReader<T> = (body: Buffer) => T | OffContractAnswer | undefined;
+type AnswerReader<T> = (body: Buffer, contentType: string | undefined) => T | OffContractAnswer | undefined;
 
 const BUDGET_ANSWER = new AmountsAnswer('budget');
 const MODEL_ANSWER = new AmountsAnswer('model');
@@ -94,30 +87,11 @@ const ENGINE_INFO = new CheckedAnswer(EngineInfo);
 const readBudget: AnswerReader<Float64Array> = (body) => BUDGET_ANSWER.read(body);
 const readModel: AnswerReader<Float64Array> = (body) => MODEL_ANSWER.read(body);
 
-/** The households' outcomes in an evaluate answer already checked against its schema. */
-function householdOutcomes(answer: { households: readonly unknown[] }): RemoteOutcome[] {
-  return answer.households.map((item, index) => {
-    if (Object.hasOwn(item as object, 'errors')) {
-      const prefix = `/households/${index}`;
-      // The paths the operations themselves would name, so that rejects read the same either way.
-      const errors = (item as { errors: ErrorItem[] }).errors.map(({ path, message }) => ({
-        path: path.startsWith(prefix) ? path.slice(prefix.length) : path,
-        message,
-      }));
-      return { ok: false, errors };
-    }
-    const { budget, model, score } = item as {
-      budget: Record<Category, number>;
-      model: Record<Category, number>;
-      score: ScoreResponse;
-    };
-    return { ok: true, value: { budget: amountsOf(budget), model: amountsOf(model), score } };
-  });
-}
-
 /** The scores with their `details`, which the batch's explanation columns are read from (jobs/score). */
 const EXPLAINED_SCORE_PATH = `${OPERATION_PATHS.score}?explain=true`;
 const EXPLAINED_EVALUATE_PATH = `${SERVICE_PATHS.evaluate}?explain=true`;
+/** The evaluate answer in rows where the server offers it, else JSON. */
+const ROWS_OR_JSON = `${EVALUATE_ROWS_MEDIA_TYPE}, application/json;q=0.5`;
 
 /**
  * What a failure worth another attempt says about the server: unreachable (`outage`, the breaker's
@@ -146,7 +120,9 @@ export class RemoteClient {
   private readonly log: RemoteLog;
   private readonly scoreKey: string;
   private readonly readScore: AnswerReader<ScoreResponse>;
-  private readonly evaluateAnswer: CheckedAnswer<ReturnType<typeof evaluateAnswerSchema>>;
+  private readonly evaluateAnswer: EvaluateAnswer;
+  /** Whether the log has said in which form the server answers evaluate requests. */
+  private evaluateFormLogged = false;
   /** Set by close(): the pool is gone, so waiting to retry would only keep the process alive. */
   private closed = false;
 
@@ -171,7 +147,7 @@ export class RemoteClient {
     this.scoreKey = options.scoreKey ?? DEFAULT_SCORE_KEY;
     const scoreAnswer = new CheckedAnswer(explainedScoreResponseSchema(this.scoreKey));
     this.readScore = (body) => scoreAnswer.read(body) as ScoreResponse | OffContractAnswer | undefined;
-    this.evaluateAnswer = new CheckedAnswer(evaluateAnswerSchema(this.scoreKey, true));
+    this.evaluateAnswer = new EvaluateAnswer(this.scoreKey);
     this.throttling = new ThrottleLog((message) => this.log.warn(message));
     this.breaker = new OutageBreaker({
       maxOutageMs: options.maxOutageMs ?? DEFAULT_MAX_OUTAGE_MS,
@@ -227,24 +203,32 @@ export class RemoteClient {
 
   /**
    * The outcomes of many households in one POST /v1.0/households/evaluate, in order: each household's
-   * answer, or its field errors as the operations would name them. A request that fails as a whole (after
-   * its retries) rejects every household in it with the same reason.
+   * answer, or its field errors as the operations would name them. Asks for the answer in rows, which a
+   * server that offers them gives (any other answers JSON). A request that fails as a whole (after its
+   * retries) rejects every household in it with the same reason.
    */
   households(bodies: readonly unknown[]): Promise<RemoteOutcome[]> {
     const bytes = Buffer.from(JSON.stringify({ households: bodies }));
-    const read: AnswerReader<RemoteOutcome[]> = (body) => {
-      const answer = this.evaluateAnswer.read(body);
-      if (answer === undefined || answer instanceof OffContractAnswer) return answer;
-      if (answer.households.length !== bodies.length)
-        return new OffContractAnswer([
-          `/households has ${answer.households.length} answers for ${bodies.length} households`,
-        ]);
-      return householdOutcomes(answer);
+    const read: AnswerReader<RemoteOutcome[]> = (body, contentType) => {
+      const outcomes = this.evaluateAnswer.read(body, contentType, bodies.length);
+      if (!this.evaluateFormLogged && Array.isArray(outcomes)) {
+        this.evaluateFormLogged = true;
+        this.log.info(`remote: evaluate answers in ${inRows(contentType) ? 'rows' : 'JSON'}`);
+      }
+      return outcomes;
     };
     return new Promise((resolve, reject) => {
-      this.call(EXPLAINED_EVALUATE_PATH, bytes, read, 0, reject, (outcome) => {
-        resolve(outcome.ok ? outcome.value : bodies.map(() => outcome));
-      });
+      this.call(
+        EXPLAINED_EVALUATE_PATH,
+        bytes,
+        read,
+        0,
+        reject,
+        (outcome) => {
+          resolve(outcome.ok ? outcome.value : bodies.map(() => outcome));
+        },
+        ROWS_OR_JSON,
+      );
     });
   }
 
@@ -259,7 +243,14 @@ export class RemoteClient {
         if (!budget.ok) resolve(budget);
         else if (!model.ok) resolve(model);
         else if (!score.ok) resolve(score);
-        else resolve({ ok: true, value: { budget: budget.value, model: model.value, score: score.value } });
+        else {
+          const value = {
+            budget: budget.value,
+            model: model.value,
+            ...explainedValues(score.value, this.scoreKey),
+          };
+          resolve({ ok: true, value });
+        }
       };
       this.call(OPERATION_PATHS.budget, bytes, readBudget, 0, reject, (outcome) => {
         budget = outcome;
@@ -341,6 +332,7 @@ export class RemoteClient {
     attempt: number,
     fail: (error: unknown) => void,
     done: (outcome: CallOutcome<T>) => void,
+    accept?: string,
   ): void {
     const answered: ResponseCallback = (error, response) => {
       let outcome: CallOutcome<T> | Retryable;
@@ -357,12 +349,12 @@ export class RemoteClient {
       }
       if (outcome.scope === 'throttled') this.throttling.throttled(response!.headers);
       this.retryLater(outcome, attempt, {
-        again: (next) => this.call(path, body, read, next, fail, done),
+        again: (next) => this.call(path, body, read, next, fail, done, accept),
         giveUp: () => done(gaveUp(path, outcome, attempt)),
         fail,
       });
     };
-    this.breaker.admit(() => this.transport.post(path, body, answered), fail);
+    this.breaker.admit(() => this.transport.post(path, body, answered, accept), fail);
   }
 
   /**
@@ -404,7 +396,8 @@ export class RemoteClient {
     read: AnswerReader<T>,
   ): CallOutcome<T> | Retryable {
     if (response.status !== 200) return this.interpretFailure(path, response);
-    const value = read(response.body);
+    const header = response.headers['content-type'];
+    const value = read(response.body, typeof header === 'string' ? header : undefined);
     if (value === undefined)
       return new Retryable(
         'request',

@@ -86,6 +86,10 @@ export class HttpTransport {
   private readonly getHeaders: string[];
   private readonly keyedGetHeaders: string[];
   private readonly postHeaders: string[];
+  /** The POST headers but `accept`. */
+  private readonly postHeadersBesidesAccept: string[];
+  /** The POST headers with another `accept`, by its value, built on first use. */
+  private readonly postHeadersAccepting = new Map<string, string[]>();
 
   constructor(
     base: URL,
@@ -110,7 +114,13 @@ export class HttpTransport {
           ];
     this.getHeaders = ['accept', 'application/json', ...auth];
     this.keyedGetHeaders = [...this.getHeaders, ...Object.entries(options.headers ?? {}).flat()];
-    this.postHeaders = [...this.keyedGetHeaders, 'content-type', 'application/json'];
+    this.postHeadersBesidesAccept = [
+      ...auth,
+      ...Object.entries(options.headers ?? {}).flat(),
+      'content-type',
+      'application/json',
+    ];
+    this.postHeaders = ['accept', 'application/json', ...this.postHeadersBesidesAccept];
   }
 
   /**
@@ -133,10 +143,21 @@ export class HttpTransport {
   /**
    * Calls `done` with the answer rather than returning a promise: three posts per row made the promises
    * and closures of a promise-based call a large share of the job's garbage. A Buffer body, so a row's
-   * three calls share one encoding of it (undici would encode a string each time).
+   * three calls share one encoding of it (undici would encode a string each time). `accept` replaces
+   * `application/json` in the Accept header.
    */
-  post(path: string, body: Buffer, done: ResponseCallback): void {
-    this.send({ method: 'POST', path: this.pathPrefix + path, headers: this.postHeaders, body }, done);
+  post(path: string, body: Buffer, done: ResponseCallback, accept?: string): void {
+    const headers = accept === undefined ? this.postHeaders : this.acceptingHeaders(accept);
+    this.send({ method: 'POST', path: this.pathPrefix + path, headers, body }, done);
+  }
+
+  private acceptingHeaders(accept: string): string[] {
+    let headers = this.postHeadersAccepting.get(accept);
+    if (headers === undefined) {
+      headers = ['accept', accept, ...this.postHeadersBesidesAccept];
+      this.postHeadersAccepting.set(accept, headers);
+    }
+    return headers;
   }
 
   /** Requests beyond `connections` wait in the pool's queue, so at most that many are in flight. */

@@ -30,11 +30,14 @@ import { OPERATIONS, type Operation, type QueryFlag } from './operations.js';
 import { HealthStatus } from './public-schemas.js';
 import {
   EngineInfo,
+  EVALUATE_ROWS_MEDIA_TYPE,
   EvaluateOffer,
   EvaluateRequest,
   evaluateResponseSchema,
+  evaluateRowsAnswerSchema,
   householdAnswerSchema,
   MAX_EVALUATE_HOUSEHOLDS,
+  rowColumns,
 } from './service-schemas.js';
 
 export type OpenApiDocument = Record<string, unknown>;
@@ -54,7 +57,10 @@ function toJsonSchema(schema: unknown, names: ReadonlyMap<unknown, string>, root
 }
 
 /** The evaluate endpoint's schemas, built on the score answers' own (so that they appear as references). */
-function evaluateSchemas(operationSchemas: ReadonlyMap<string, TSchema>): [string, TSchema][] {
+function evaluateSchemas(
+  operationSchemas: ReadonlyMap<string, TSchema>,
+  scoreKey: string,
+): [string, TSchema][] {
   const plain = householdAnswerSchema(operationSchemas.get('ScoreResponse')!);
   const explained = householdAnswerSchema(operationSchemas.get('ExplainedScoreResponse')!);
   return [
@@ -65,6 +71,8 @@ function evaluateSchemas(operationSchemas: ReadonlyMap<string, TSchema>): [strin
     ['ExplainedHouseholdAnswer', explained],
     ['EvaluateResponse', evaluateResponseSchema(plain)],
     ['ExplainedEvaluateResponse', evaluateResponseSchema(explained)],
+    ['EvaluateRowsResponse', evaluateRowsAnswerSchema(rowColumns(scoreKey, false))],
+    ['ExplainedEvaluateRowsResponse', evaluateRowsAnswerSchema(rowColumns(scoreKey, true))],
   ];
 }
 
@@ -93,7 +101,7 @@ function componentSchemas(scoreKey: string): Record<string, unknown> {
     ['GroupedInput', GroupedInput],
     ['Transformer', Transformer],
     ...operationSchemas,
-    ...evaluateSchemas(new Map(operationSchemas)),
+    ...evaluateSchemas(new Map(operationSchemas), scoreKey),
     ['ErrorItem', ErrorItem],
     ['InvalidRequestBody', InvalidRequestBody],
     ['ErrorMessage', ErrorMessage],
@@ -113,10 +121,10 @@ function componentSchemas(scoreKey: string): Record<string, unknown> {
       return [[`${responseName}Answer`, { oneOf: [plain, ref(explained.responseName)] }]];
     return [];
   });
-  answers.push([
-    'EvaluateResponseAnswer',
-    { oneOf: [ref('EvaluateResponse'), ref('ExplainedEvaluateResponse')] },
-  ]);
+  answers.push(
+    ['EvaluateResponseAnswer', { oneOf: [ref('EvaluateResponse'), ref('ExplainedEvaluateResponse')] }],
+    ['EvaluateRowsAnswer', { oneOf: [ref('EvaluateRowsResponse'), ref('ExplainedEvaluateRowsResponse')] }],
+  );
   return Object.fromEntries([
     ...named.map(([name, schema]) => [name, toJsonSchema(schema, names, schema)]),
     ...answers,
@@ -281,6 +289,13 @@ const postResponses = (schema: object) => ({
   413: responseRef('PayloadTooLarge'),
 });
 
+/** The evaluate answers: JSON, or in rows for a caller that accepts them. */
+function evaluateResponses() {
+  const responses = postResponses(ref('EvaluateResponseAnswer'));
+  const rows = { [EVALUATE_ROWS_MEDIA_TYPE]: { schema: ref('EvaluateRowsAnswer') } };
+  return { ...responses, 200: { ...responses[200], content: { ...responses[200].content, ...rows } } };
+}
+
 const keyedFailures = {
   403: responseRef('Forbidden'),
   429: responseRef('TooManyRequests'),
@@ -326,7 +341,12 @@ const servicePaths = () => ({
         'rate limit. Each household is the body of the three operations and is validated on its own: the ' +
         "answer lists, in request order, each household's `budget`, `model` and `score` (as the operations " +
         "answer them), or its 400 body with paths from this request's root (`/households/1/demographics/zip`). " +
-        `An empty list or more than ${MAX_EVALUATE_HOUSEHOLDS} households answers 400; a body over 4 MiB, 413.`,
+        `An empty list or more than ${MAX_EVALUATE_HOUSEHOLDS} households answers 400; a body over 4 MiB, 413. ` +
+        `With \`Accept: ${EVALUATE_ROWS_MEDIA_TYPE}\` the answer comes in rows, with that content-type: ` +
+        '`columns` names the values once (the 38 budget amounts, the 38 model amounts, the three score texts ' +
+        'and, with ?explain=true, the details a scored file carries, codes joined by `;`), and each valid ' +
+        'household is one array of them in that order; an invalid one gets the same 400 body. A server ' +
+        'without this form answers application/json, so a caller tells the form by the content-type.',
       tags: ['Operations'],
       security: [{ apiKey: [] }],
       parameters: [EXPLAIN_PARAMETER],
@@ -336,7 +356,7 @@ const servicePaths = () => ({
           'application/json': { schema: ref('EvaluateRequest'), example: EVALUATE_REQUEST_EXAMPLE },
         },
       },
-      responses: postResponses(ref('EvaluateResponseAnswer')),
+      responses: evaluateResponses(),
     },
   },
 });

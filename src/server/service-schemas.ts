@@ -2,6 +2,7 @@
  * The shapes of GET /v1.0/engine and POST /v1.0/households/evaluate, defined once: the routes, the
  * OpenAPI document and the remote client (src/remote) take their types and checks from here.
  */
+import { CATEGORIES } from '../contract/categories.js';
 import {
   BudgetResponse,
   InvalidRequestBody,
@@ -9,6 +10,7 @@ import {
   OperationRequest,
   scoreResponseSchema,
 } from '../contract/schemas.js';
+import { ScoreDetails } from '../engine/score-details.js';
 import Type, { type Static, type TSchema } from '../vendor/typebox.js';
 import { SERVICE_PATHS } from './endpoints.js';
 import { explainedScoreResponseSchema } from './operations.js';
@@ -101,3 +103,103 @@ export const evaluateAnswerSchema = (scoreKey: string, explained: boolean) =>
   evaluateResponseSchema(
     householdAnswerSchema(explained ? explainedScoreResponseSchema(scoreKey) : scoreResponseSchema(scoreKey)),
   );
+
+/**
+ * The media type a caller puts in `Accept` for the evaluate answer in rows: each household one JSON array
+ * of the values a scored file needs, in the order `columns` lists (`evaluateRowsAnswerSchema`), instead of
+ * the operations' objects. A server that does not offer it answers application/json, which the caller
+ * tells by the answer's content-type.
+ */
+export const EVALUATE_ROWS_MEDIA_TYPE = 'application/vnd.outlay.evaluate-rows+json';
+
+/**
+ * Reasons or flags as the rows answer's `details.reasons` and `details.flags` carry them, and the batch's
+ * explanation columns: `CODE`, or `CODE:category` for a flag on a category, joined by `;`, empty when none.
+ */
+export const joinedCodes = (items: readonly { code: string; category?: string | null }[]): string =>
+  items.map(({ code, category }) => (category == null ? code : `${code}:${category}`)).join(';');
+
+/** A text of `joinedCodes`. */
+const codeList = (description: string) =>
+  Type.String({ pattern: '^([A-Z_]+(:[a-z_]+)?(;[A-Z_]+(:[a-z_]+)?)*)?$', description });
+
+/** A household's answer as the JSON answer gives it, which the rows answer's values are read from. */
+export interface AnsweredHousehold {
+  readonly budget: Readonly<Record<string, number>>;
+  readonly model: Readonly<Record<string, number>>;
+  readonly score: Readonly<Record<string, unknown>>;
+}
+
+/** One column of the rows answer: its name, the schema of its values, and where its value comes from. */
+export type RowColumn = readonly [
+  name: string,
+  schema: TSchema,
+  read: (answer: AnsweredHousehold) => unknown,
+];
+
+type Details = Record<string, unknown> & Pick<ScoreDetails, 'reasons' | 'flags'>;
+const detailsOf = (answer: AnsweredHousehold) => answer.score.details as Details;
+
+/**
+ * The columns of the rows answer, the single list its schema, the server's rows and the client's reading
+ * derive from: the budget's and the model's 38 amounts (`budget.food_home`, `model.food_home`, categories
+ * in contract order), the score answer's three texts under their keys, and with `?explain=true` the
+ * `details` the batch's explanation columns carry, with the reasons' and flags' codes joined by `;`.
+ */
+export function rowColumns(scoreKey: string, explained: boolean): RowColumn[] {
+  const budget = BudgetResponse.properties.budget.properties;
+  const model = ModelResponse.properties.model.properties;
+  const score = scoreResponseSchema(scoreKey).properties;
+  const detail = (field: 'basis' | 'profile' | 'index' | 'savings_index' | 'percentile'): RowColumn => [
+    `details.${field}`,
+    ScoreDetails.properties[field],
+    (answer) => detailsOf(answer)[field],
+  ];
+  const codes = (field: 'reasons' | 'flags', description: string): RowColumn => [
+    `details.${field}`,
+    codeList(description),
+    (answer) => joinedCodes(detailsOf(answer)[field]),
+  ];
+  return [
+    ...CATEGORIES.map((c): RowColumn => [`budget.${c}`, budget[c], (answer) => answer.budget[c]]),
+    ...CATEGORIES.map((c): RowColumn => [`model.${c}`, model[c], (answer) => answer.model[c]]),
+    ...Object.entries(score).map(([key, schema]): RowColumn => [key, schema, (answer) => answer.score[key]]),
+    ...(explained
+      ? [
+          detail('basis'),
+          detail('profile'),
+          detail('index'),
+          detail('savings_index'),
+          detail('percentile'),
+          codes('reasons', 'The codes of `details.reasons`, joined by `;`.'),
+          codes(
+            'flags',
+            'The flags as `CODE:category` (`CODE` alone when it has no category), joined by `;`.',
+          ),
+        ]
+      : []),
+  ];
+}
+
+/**
+ * An array of exactly these items, in the JSON Schema 2020-12 words OpenAPI 3.1 uses (`prefixItems`;
+ * TypeBox's Tuple writes the older `items` list), which TypeBox's checks also read.
+ */
+const exactly = (items: readonly TSchema[]) =>
+  Type.Unsafe<unknown[]>({ type: 'array', prefixItems: items, items: false, minItems: items.length });
+
+/**
+ * The evaluate answer in rows (EVALUATE_ROWS_MEDIA_TYPE): `columns` names the values once, and each
+ * household is its row of values or, for an invalid one, the same 400 body as in the JSON answer.
+ */
+export function evaluateRowsAnswerSchema(columns: readonly RowColumn[]) {
+  return Type.Object(
+    {
+      columns: exactly(columns.map(([name]) => Type.Literal(name))),
+      households: Type.Array(Type.Union([exactly(columns.map(([, schema]) => schema)), InvalidRequestBody]), {
+        description: 'One item per household, in request order.',
+      }),
+    },
+    { additionalProperties: false },
+  );
+}

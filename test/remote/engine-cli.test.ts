@@ -6,6 +6,7 @@
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT } from '../../src/paths.js';
 import { tempDir } from '../jobs/score/helpers.js';
 import {
   createKeyWithCli,
@@ -39,24 +40,44 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const remoteArgs = (apiKey: string, outDir: string) =>
-  remoteScoreArgs({ input, outDir, apiUrl: server.url, apiKey, concurrency: 4 });
+const remoteArgs = (apiKey: string, outDir: string, file = input) =>
+  remoteScoreArgs({ input: file, outDir, apiUrl: server.url, apiKey, concurrency: 4 });
+
+const SAMPLE = join(PACKAGE_ROOT, 'sample-data', 'households.csv');
 
 describe('outlay score --engine remote, the server’s engine', () => {
-  it('a key with the three scopes → the summary records the server’s model version, the rows go many per request, the files equal a local run’s', async () => {
-    const outDir = join(dir, 'remote');
-    const run = await runOutlay(remoteArgs(key, outDir));
-    expect(run.code, run.stderr).toBe(3);
-    const summary = JSON.parse(await readFile(join(outDir, 'households.summary.json'), 'utf8'));
-    expect(summary.meta).toMatchObject({ model_version: modelVersion, engine: 'remote' });
-    expect(modelVersion).not.toMatch(/unknown/);
-    expect(run.stderr).toContain('many rows per request');
-    const localDir = join(dir, 'local');
-    const local = await runOutlay(['score', input, '--out', localDir, '--engine', 'local', '--no-progress']);
-    expect(local.code, local.stderr).toBe(3);
-    for (const file of ['households.scored.csv', 'households.rejects.csv'])
-      expect(await readFile(join(outDir, file), 'utf8')).toBe(await readFile(join(localDir, file), 'utf8'));
-  }, 300_000);
+  it.each([
+    ['a generated file with bad rows', () => input],
+    ['the shipped sample', () => SAMPLE],
+  ])(
+    '%s, a key with the three scopes → the summary records the server’s model version, the rows go many per request (answered in rows), the files equal a local run’s byte for byte',
+    async (name, file) => {
+      const outDir = join(dir, `remote-${name.length}`);
+      const run = await runOutlay(remoteArgs(key, outDir, file()));
+      const summary = JSON.parse(await readFile(join(outDir, 'households.summary.json'), 'utf8'));
+      expect(summary.meta).toMatchObject({ model_version: modelVersion, engine: 'remote' });
+      expect(modelVersion).not.toMatch(/unknown/);
+      expect(run.stderr).toContain('many rows per request');
+      expect(run.stderr).toContain('remote: evaluate answers in rows');
+      const localDir = join(dir, `local-${name.length}`);
+      const local = await runOutlay([
+        'score',
+        file(),
+        '--out',
+        localDir,
+        '--engine',
+        'local',
+        '--no-progress',
+      ]);
+      expect([0, 3], local.stderr).toContain(local.code);
+      expect(run.code, run.stderr).toBe(local.code);
+      for (const output of ['households.scored.csv', 'households.rejects.csv'])
+        expect(await readFile(join(outDir, output), 'utf8')).toBe(
+          await readFile(join(localDir, output), 'utf8'),
+        );
+    },
+    300_000,
+  );
 
   it('GET /v1.0/engine without a key or with a malformed one → 403, nothing about the engine', async () => {
     for (const headers of [{}, { 'x-api-key': 'outlay_notakey' }] as Record<string, string>[]) {

@@ -4,8 +4,15 @@
  * operations give, invalid households answered in place without failing the others.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CATEGORIES } from '../../src/contract/categories.js';
 import { loadEngine } from '../../src/runtime/load-engine.js';
-import { MAX_EVALUATE_HOUSEHOLDS } from '../../src/server/service-schemas.js';
+import {
+  EVALUATE_ROWS_MEDIA_TYPE,
+  evaluateRowsAnswerSchema,
+  MAX_EVALUATE_HOUSEHOLDS,
+  rowColumns,
+} from '../../src/server/service-schemas.js';
+import { Compile } from '../../src/vendor/typebox.js';
 import { type Answer, type KeyName, post, read, startTestServer, type TestServer } from './helpers.js';
 
 const HOUSEHOLDS = [
@@ -33,8 +40,9 @@ afterAll(() => server.close());
 
 const engineInfo = async (headers: Record<string, string>) =>
   read(await fetch(`${server.url}/v1.0/engine`, { headers }));
-const evaluate = (body: unknown, key = server.keys.all, query = '') =>
-  post(`${server.url}/v1.0/households/evaluate${query}`, body, { 'x-api-key': key });
+const evaluate = (body: unknown, key = server.keys.all, query = '', headers: Record<string, string> = {}) =>
+  post(`${server.url}/v1.0/households/evaluate${query}`, body, { 'x-api-key': key, ...headers });
+const inRows = { accept: `${EVALUATE_ROWS_MEDIA_TYPE}, application/json;q=0.5` };
 const operation = (path: string, body: unknown) =>
   post(`${server.url}${path}`, body, { 'x-api-key': server.keys.all });
 
@@ -105,6 +113,62 @@ describe('POST /v1.0/households/evaluate', () => {
       expect(partText(answer, index, 'score')).toBe(explained.text);
     }
     expect(partText(answer, 1, 'score')).toContain('"lending"');
+  });
+
+  it.each([
+    ['', false],
+    ['?explain=true', true],
+  ] as const)(
+    "Accept: the rows media type, query '%s' → 200 in rows: each valid household the JSON answer's values in the columns' order, the invalid one its 400 body",
+    async (query, explained) => {
+      const rows = await evaluate({ households: HOUSEHOLDS }, server.keys.all, query, inRows);
+      const json = await evaluate({ households: HOUSEHOLDS }, server.keys.all, query);
+      expect(rows.status).toBe(200);
+      expect(rows.headers.get('content-type')).toBe(`${EVALUATE_ROWS_MEDIA_TYPE}; charset=utf-8`);
+      const columns = rowColumns('OUTLAY', explained);
+      expect(Compile(evaluateRowsAnswerSchema(columns)).Check(rows.body)).toBe(true);
+      const answer = rows.body as { columns: string[]; households: unknown[] };
+      expect(answer.columns).toEqual(columns.map(([name]) => name));
+      const households = (json.body as { households: Record<string, Record<string, unknown>>[] }).households;
+      for (const index of [0, 2]) {
+        const { budget, model, score } = households[index]!;
+        const details = score!.details as Record<string, unknown> | undefined;
+        const codes = (items: unknown) =>
+          (items as { code: string; category?: string | null }[])
+            .map(({ code, category }) => (category == null ? code : `${code}:${category}`))
+            .join(';');
+        const expected = [
+          ...CATEGORIES.map((category) => budget![category]),
+          ...CATEGORIES.map((category) => model![category]),
+          score!['Predicted Saving Ability'],
+          score!.OUTLAY,
+          score!.SAViNGS,
+          ...(details === undefined
+            ? []
+            : [
+                details.basis,
+                details.profile,
+                details.index,
+                details.savings_index,
+                details.percentile,
+                codes(details.reasons),
+                codes(details.flags),
+              ]),
+        ];
+        expect(answer.households[index]).toEqual(expected);
+      }
+      expect(answer.households[1]).toEqual(households[1]);
+      if (explained) expect(answer.households[2]).toContain('benchmark');
+    },
+  );
+
+  it('Accept: application/json or none → the JSON answer, byte for byte the same', async () => {
+    const plain = await evaluate({ households: HOUSEHOLDS }, server.keys.all, '?explain=true');
+    const asked = await evaluate({ households: HOUSEHOLDS }, server.keys.all, '?explain=true', {
+      accept: 'application/json',
+    });
+    expect(plain.text).toMatch(/^\{"households":\[\{"budget":\{/);
+    expect(asked.text).toBe(plain.text);
   });
 
   it.each([

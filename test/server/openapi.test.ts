@@ -6,6 +6,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadEngine } from '../../src/runtime/load-engine.js';
+import { EVALUATE_ROWS_MEDIA_TYPE } from '../../src/server/service-schemas.js';
 import { type Answer, post, read, startTestServer, type TestServer } from './helpers.js';
 
 type Document = {
@@ -33,17 +34,23 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 /** The JSON schema the document declares for this path, method and status. */
-function declaredSchema(path: string, method: string, status: number): object {
+function declaredSchema(
+  path: string,
+  method: string,
+  status: number,
+  mediaType = 'application/json',
+): object {
   let response = document.paths[path]?.[method]?.responses[String(status)];
   if (response?.$ref !== undefined) response = document.components.responses[response.$ref.split('/').pop()!];
-  const content = response?.content?.['application/json'] as { schema: { $ref?: string } } | undefined;
-  if (content === undefined) throw new Error(`no JSON response declared for ${method} ${path} ${status}`);
+  const content = response?.content?.[mediaType] as { schema: { $ref?: string } } | undefined;
+  if (content === undefined)
+    throw new Error(`no ${mediaType} response declared for ${method} ${path} ${status}`);
   const { $ref } = content.schema;
   return $ref === undefined ? content.schema : { $ref: `openapi${$ref}` };
 }
 
-function expectMatchesDocument(path: string, method: string, answer: Answer): void {
-  const validate = ajv.compile(declaredSchema(path, method, answer.status));
+function expectMatchesDocument(path: string, method: string, answer: Answer, mediaType?: string): void {
+  const validate = ajv.compile(declaredSchema(path, method, answer.status, mediaType));
   expect(validate(answer.body), JSON.stringify(validate.errors)).toBe(true);
 }
 
@@ -130,6 +137,28 @@ describe('responses against the document', () => {
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 400, 403, 413]);
     for (const answer of answers) expectMatchesDocument(path, 'post', answer);
   });
+
+  it.each([
+    ['', 'plain'],
+    ['?explain=true', 'explained'],
+  ])(
+    'POST /v1.0/households/evaluate%s accepting rows: the %s answer in rows matches its declared schema, with its content-type',
+    async (query) => {
+      const path = '/v1.0/households/evaluate';
+      const households = [REQUEST, { demographics: { zip: 1 } }];
+      const answer = await post(
+        `${server.url + path}${query}`,
+        { households },
+        {
+          'x-api-key': server.keys.all,
+          accept: EVALUATE_ROWS_MEDIA_TYPE,
+        },
+      );
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('content-type')).toBe(`${EVALUATE_ROWS_MEDIA_TYPE}; charset=utf-8`);
+      expectMatchesDocument(path, 'post', answer, EVALUATE_ROWS_MEDIA_TYPE);
+    },
+  );
 
   it('GET /v1.0/engine: the 200 and 403 bodies match their declared schemas', async () => {
     const answers = [

@@ -3,7 +3,7 @@
  * operations over many households: a key with all three scopes). Like the operations, each household is
  * validated by the engine with the shared validator and answered as the operations answer it.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ErrorItem, InvalidRequestBody } from '../../contract/schemas.js';
 import { invalidRequest } from '../../contract/validate.js';
 import type { Engine, ScoreRunOptions } from '../../engine/types.js';
@@ -11,10 +11,13 @@ import { SCOPES } from '../../keys/keys-file.js';
 import { Compile } from '../../vendor/typebox.js';
 import { SERVICE_PATHS } from '../endpoints.js';
 import {
+  type AnsweredHousehold,
   type EngineInfo,
   EVALUATE_BODY_LIMIT,
+  EVALUATE_ROWS_MEDIA_TYPE,
   EvaluateEnvelope,
   MAX_EVALUATE_HOUSEHOLDS,
+  rowColumns,
 } from '../service-schemas.js';
 import { BAD_EXPLAIN, explainRequested, NO_BODY } from './operations.js';
 
@@ -75,6 +78,9 @@ function describe(raw: RawError): ErrorItem[] {
 const rejection = (error: InvalidRequestBody, index: number) =>
   invalidRequest(error.errors.map(({ path, message }) => ({ path: `/households/${index}${path}`, message })));
 
+/** A household's answer (budget, model, score), or its rejection. */
+type HouseholdAnswer = AnsweredHousehold | InvalidRequestBody;
+
 /** A household's answer, or its rejection; the score as the scores operation gives it with `options`. */
 function evaluateOne(
   engine: Engine,
@@ -82,7 +88,7 @@ function evaluateOne(
   index: number,
   explained: boolean,
   options: ScoreRunOptions,
-): object {
+): HouseholdAnswer {
   const result = engine.household(body);
   if (!result.ok) return rejection(result.error, index);
   const { budget, model, score } = result.value;
@@ -91,12 +97,21 @@ function evaluateOne(
   return scored.ok ? { budget, model, score: scored.value } : rejection(scored.error, index);
 }
 
+/** Whether the caller asks for the answer in rows (`Accept: application/vnd.outlay.evaluate-rows+json`). */
+const rowsAccepted = (request: FastifyRequest) =>
+  request.headers.accept?.includes(EVALUATE_ROWS_MEDIA_TYPE) === true;
+
 export function registerServiceRoutes(
   app: FastifyInstance,
   engine: Engine,
   options: ScoreRunOptions = {},
 ): void {
   const info = JSON.stringify(engineInfoOf(engine));
+  const rows = (explained: boolean) => {
+    const columns = rowColumns(engine.scoreKey, explained);
+    return { names: columns.map(([name]) => name), values: columns.map(([, , read]) => read) };
+  };
+  const forms = { plain: rows(false), explained: rows(true) };
   app.get(SERVICE_PATHS.engine, { config: { scope: 'any-key' } }, (_request, reply) => {
     reply.type('application/json; charset=utf-8').send(info);
   });
@@ -113,8 +128,18 @@ export function registerServiceRoutes(
         const households = (body as { households: unknown[] }).households.map((household, index) =>
           evaluateOne(engine, household, index, explained, options),
         );
-        // One serialisation of the whole answer: its items are objects of two shapes.
-        reply.serializer(JSON.stringify).send({ households });
+        // One serialisation of the whole answer: its items are of two shapes.
+        reply.serializer(JSON.stringify);
+        if (!rowsAccepted(request)) reply.send({ households });
+        else {
+          const { names, values } = explained ? forms.explained : forms.plain;
+          reply.type(`${EVALUATE_ROWS_MEDIA_TYPE}; charset=utf-8`).send({
+            columns: names,
+            households: households.map((answer) =>
+              'budget' in answer ? values.map((read) => read(answer)) : answer,
+            ),
+          });
+        }
       }
     },
   );

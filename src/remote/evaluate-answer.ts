@@ -1,0 +1,168 @@
+/**
+ * Reads the answers of POST /v1.0/households/evaluate?explain=true into each household's outcome, checked
+ * against their schemas (src/server/service-schemas.ts): the JSON answer of the operations' objects, or
+ * the answer in rows a server gives when it offers EVALUATE_ROWS_MEDIA_TYPE (told by its content-type).
+ * The rows carry only what a scored file needs, so the server writes, and this reads, about a fifth of
+ * the bytes, and no explanation texts.
+ */
+import { CATEGORIES, type Category } from '../contract/categories.js';
+import { type ErrorItem, PSA_KEY, SAVINGS_SCORE_KEY, type ScoreResponse } from '../contract/schemas.js';
+import type { ScoreDetails } from '../engine/score-details.js';
+import {
+  EVALUATE_ROWS_MEDIA_TYPE,
+  evaluateAnswerSchema,
+  evaluateRowsAnswerSchema,
+  joinedCodes,
+  rowColumns,
+} from '../server/service-schemas.js';
+import { amountsOf } from './amounts-answer.js';
+import { CheckedAnswer, OffContractAnswer } from './checked-answer.js';
+
+/** The score's explanation as the scored file's columns read it, codes joined by `;`. */
+export interface RemoteExplanation {
+  readonly basis: string;
+  readonly profile: string;
+  readonly index: number;
+  readonly savings_index: number;
+  readonly percentile: number;
+  readonly reasons: string;
+  readonly flags: string;
+}
+
+/** One household's answer: amounts in CATEGORIES order, the score answer's values as numbers, its explanation. */
+export interface RemoteHousehold {
+  readonly budget: Float64Array;
+  readonly model: Float64Array;
+  /** PSA, main score, SAViNGS score: `Number` of the answer's texts, which their schema's patterns bound. */
+  readonly scoreValues: Float64Array;
+  readonly explanation: RemoteExplanation;
+}
+
+/** A row the remote would not score: its field errors (400), or why it still failed after retries (`reason`). */
+export interface RemoteRejection {
+  readonly ok: false;
+  readonly errors: readonly ErrorItem[];
+  readonly reason?: string;
+}
+
+export type RemoteOutcome = { readonly ok: true; readonly value: RemoteHousehold } | RemoteRejection;
+
+/** The values of an explained score answer (checked against its schema already). */
+export function explainedValues(score: ScoreResponse, scoreKey: string) {
+  const { details } = score as unknown as { details: ScoreDetails };
+  return {
+    scoreValues: Float64Array.of(
+      Number(score[PSA_KEY]),
+      Number(score[scoreKey]),
+      Number(score[SAVINGS_SCORE_KEY]),
+    ),
+    explanation: {
+      basis: details.basis,
+      profile: details.profile,
+      index: details.index,
+      savings_index: details.savings_index,
+      percentile: details.percentile,
+      reasons: joinedCodes(details.reasons),
+      flags: joinedCodes(details.flags),
+    },
+  };
+}
+
+/** The errors of household `index`, with the paths the operations themselves would name. */
+function rejected(item: { errors: readonly ErrorItem[] }, index: number): RemoteRejection {
+  const prefix = `/households/${index}`;
+  const errors = item.errors.map(({ path, message }) => ({
+    path: path.startsWith(prefix) ? path.slice(prefix.length) : path,
+    message,
+  }));
+  return { ok: false, errors };
+}
+
+const isRejection = (item: unknown): item is { errors: ErrorItem[] } =>
+  Object.hasOwn(item as object, 'errors');
+
+/** Reads a checked row of the rows answer by its columns' names, as a household's answer. */
+function rowReader(names: readonly string[], scoreKey: string) {
+  const at = (name: string) => names.indexOf(name);
+  const budget = at(`budget.${CATEGORIES[0]}`);
+  const model = at(`model.${CATEGORIES[0]}`);
+  const scores = [PSA_KEY, scoreKey, SAVINGS_SCORE_KEY].map(at);
+  const [basis, profile, index, savingsIndex, percentile, reasons, flags] = [
+    'basis',
+    'profile',
+    'index',
+    'savings_index',
+    'percentile',
+    'reasons',
+    'flags',
+  ].map((field) => at(`details.${field}`)) as number[];
+  return (row: readonly unknown[]): RemoteHousehold => {
+    const values = row as readonly (number & string)[];
+    return {
+      budget: Float64Array.from(values.slice(budget, budget + CATEGORIES.length)),
+      model: Float64Array.from(values.slice(model, model + CATEGORIES.length)),
+      scoreValues: Float64Array.from(scores, (column) => Number(values[column])),
+      explanation: {
+        basis: values[basis!]!,
+        profile: values[profile!]!,
+        index: values[index!]!,
+        savings_index: values[savingsIndex!]!,
+        percentile: values[percentile!]!,
+        reasons: values[reasons!]!,
+        flags: values[flags!]!,
+      },
+    };
+  };
+}
+
+/** Whether an answer of this content-type is the evaluate answer in rows. */
+export const inRows = (contentType: string | undefined) =>
+  contentType?.startsWith(EVALUATE_ROWS_MEDIA_TYPE) === true;
+
+/** Reads both forms of the explained evaluate answer of a server with this score key. */
+export class EvaluateAnswer {
+  private readonly json: CheckedAnswer<ReturnType<typeof evaluateAnswerSchema>>;
+  private readonly rows: CheckedAnswer<ReturnType<typeof evaluateRowsAnswerSchema>>;
+  private readonly rowHousehold: (row: readonly unknown[]) => RemoteHousehold;
+
+  constructor(private readonly scoreKey: string) {
+    this.json = new CheckedAnswer(evaluateAnswerSchema(scoreKey, true));
+    const columns = rowColumns(scoreKey, true);
+    const names = columns.map(([name]) => name);
+    // A value's problem names its column, `/households/7/budget.food_home`, not its index in the row.
+    const columnNamed = (path: string) =>
+      path.replace(/^(\/households\/\d+\/)(\d+)$/, (whole, row: string, column: string) =>
+        names[Number(column)] === undefined ? whole : `${row}${names[Number(column)]}`,
+      );
+    this.rows = new CheckedAnswer(evaluateRowsAnswerSchema(columns), columnNamed);
+    this.rowHousehold = rowReader(names, scoreKey);
+  }
+
+  /**
+   * The outcomes of `count` households; undefined when the body is not JSON, OffContractAnswer when its
+   * schema refuses it or it answers another number of households.
+   */
+  read(body: Buffer, contentType: string | undefined, count: number) {
+    const rows = inRows(contentType);
+    const answer = rows ? this.rows.read(body) : this.json.read(body);
+    if (answer === undefined || answer instanceof OffContractAnswer) return answer;
+    const { households } = answer as { households: readonly unknown[] };
+    if (households.length !== count)
+      return new OffContractAnswer([`/households has ${households.length} answers for ${count} households`]);
+    return households.map((item, index): RemoteOutcome => {
+      if (isRejection(item)) return rejected(item, index);
+      if (rows) return { ok: true, value: this.rowHousehold(item as unknown[]) };
+      const { budget, model, score } = item as {
+        budget: Record<Category, number>;
+        model: Record<Category, number>;
+        score: ScoreResponse;
+      };
+      const value = {
+        budget: amountsOf(budget),
+        model: amountsOf(model),
+        ...explainedValues(score, this.scoreKey),
+      };
+      return { ok: true, value };
+    });
+  }
+}
