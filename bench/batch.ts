@@ -12,7 +12,7 @@ import { MB, megabytes, ratio, seconds } from './lib/format.js';
 import { generateSample, profileNodeScript, withScratch } from './lib/outlay.js';
 import { benchScript, OUTLAY_BIN } from './lib/paths.js';
 import { type RunOutcome, runChecked } from './lib/process.js';
-import { type Measurement, startFigure, type TargetCheck, writeResult } from './lib/result.js';
+import { checked, type Measurement, startFigure, type TargetCheck, writeResult } from './lib/result.js';
 import { median } from './lib/stats.js';
 
 const args = parseBenchArgs({
@@ -95,18 +95,27 @@ const result = await withScratch('batch', async (dir) => {
       measured: `${ratio(defaultRatio)} (${versusFloor('workersDefault')})`,
       met: defaultRatio < 1,
     },
-    {
-      name: `Arrow → Arrow, ${rows.toLocaleString('en-US')} rows`,
-      target: `≤ ${seconds(arrowLimitMs)}`,
-      measured: seconds(wall('arrow')),
-      met: wall('arrow') <= arrowLimitMs,
-    },
-    {
-      name: `Peak RSS, ${rows.toLocaleString('en-US')} and ${bigRows.toLocaleString('en-US')} rows`,
-      target: `both ≤ ${megabytes(RSS_LIMIT)}, growth ≤ ${ratio(RSS_FLAT_FACTOR)}`,
-      measured: `${megabytes(rssDefault)} and ${megabytes(big.peakRssBytes)} (${ratio(rssGrowth)})`,
-      met: Math.max(rssDefault, big.peakRssBytes) <= RSS_LIMIT && rssGrowth <= RSS_FLAT_FACTOR,
-    },
+    checked(
+      {
+        name: `Arrow → Arrow, ${rows.toLocaleString('en-US')} rows`,
+        target: `≤ ${seconds(arrowLimitMs)}`,
+        measured: seconds(wall('arrow')),
+        met: wall('arrow') <= arrowLimitMs,
+      },
+      () => arrowExplanation(cpu('arrow'), arrowLimitMs, rows),
+    ),
+    checked(
+      {
+        name: `Peak RSS, ${rows.toLocaleString('en-US')} and ${bigRows.toLocaleString('en-US')} rows`,
+        target: `both ≤ ${megabytes(RSS_LIMIT)}, growth ≤ ${ratio(RSS_FLAT_FACTOR)}`,
+        measured: `${megabytes(rssDefault)} and ${megabytes(big.peakRssBytes)} (${ratio(rssGrowth)})`,
+        met: Math.max(rssDefault, big.peakRssBytes) <= RSS_LIMIT && rssGrowth <= RSS_FLAT_FACTOR,
+      },
+      () =>
+        `Peak memory is ${megabytes(rssDefault)} at ${rows.toLocaleString('en-US')} rows and ` +
+        `${megabytes(big.peakRssBytes)} at ${bigRows.toLocaleString('en-US')}: ${ratio(rssGrowth)} for ` +
+        "ten times the rows, so it does not follow the file's size. The figure does not split the peak further.",
+    ),
   ];
 
   const measurements: Measurement[] = [
@@ -157,3 +166,18 @@ await writeResult(args.resultsDir, figureStart, {
   parameters: { rows, bigRows, runs: args.runs, defaultWorkers: WORKERS },
   ...result,
 });
+
+/**
+ * Why Arrow → Arrow misses its time limit, from the run's own CPU time: at the CPU it used, even both cores
+ * busy throughout could not finish within the limit, so the limit needs less work per row.
+ */
+function arrowExplanation(cpuMs: number, limitMs: number, rowCount: number): string {
+  if (Number.isNaN(cpuMs)) return 'GNU time was not there to report the CPU time; see the CPU profiles.';
+  const cores = availableParallelism();
+  return (
+    `The job used ${seconds(cpuMs)} of CPU, ${((cpuMs * 1000) / rowCount).toFixed(1)} µs a row: on ` +
+    `${cores} cores at full use that is at least ${seconds(cpuMs / cores)}, above the ${seconds(limitMs)} ` +
+    'limit. Each scored row carries the explanation (index, percentile, reason codes, flags) and typed ' +
+    "columns; bench/NOTES.md measures their share. The CPU profiles are in the figure's result file."
+  );
+}

@@ -14,7 +14,7 @@ import { MB, megabytes, ratio, seconds } from './lib/format.js';
 import { generateSample, withScratch } from './lib/outlay.js';
 import { OUTLAY_BIN } from './lib/paths.js';
 import { type RunOutcome, runChecked } from './lib/process.js';
-import { type Measurement, startFigure, type TargetCheck, writeResult } from './lib/result.js';
+import { checked, type Measurement, startFigure, type TargetCheck, writeResult } from './lib/result.js';
 import { median } from './lib/stats.js';
 
 const args = parseBenchArgs({
@@ -79,12 +79,18 @@ const result = await withScratch('parquet', async (dir) => {
     `${outcomes[variant].length} runs: ${outcomes[variant].map(value).join(', ')}`;
   const timeRatio = wall('parquet') / wall('arrow');
   const targets: TargetCheck[] = [
-    {
-      name: `Parquet → Parquet vs Arrow → Arrow, ${rows.toLocaleString('en-US')} rows`,
-      target: `≤ ${ratio(TIME_FACTOR)} Arrow`,
-      measured: `${ratio(timeRatio)} (${seconds(wall('parquet'))} vs ${seconds(wall('arrow'))})`,
-      met: timeRatio <= TIME_FACTOR,
-    },
+    checked(
+      {
+        name: `Parquet → Parquet vs Arrow → Arrow, ${rows.toLocaleString('en-US')} rows`,
+        target: `≤ ${ratio(TIME_FACTOR)} Arrow`,
+        measured: `${ratio(timeRatio)} (${seconds(wall('parquet'))} vs ${seconds(wall('arrow'))})`,
+        met: timeRatio <= TIME_FACTOR,
+      },
+      () =>
+        `Parquet used ${ratio(cpu('parquet') / cpu('arrow'))} Arrow's CPU time. Its decoding and encoding ` +
+        'run on the main thread while the workers score, and with Parquet the main thread scores no rows, ' +
+        'which keeps the peak memory under its limit (src/io/parquet-wasm.ts, jobs/score).',
+    ),
     {
       name: `Peak RSS, Parquet → Parquet, ${rows.toLocaleString('en-US')} rows`,
       target: `≤ ${megabytes(RSS_LIMIT)}`,

@@ -28,6 +28,11 @@ export interface TargetCheck {
   readonly explanation?: string;
 }
 
+/** A target check with its explanation, which is kept only when the target is not met. */
+export function checked(check: Omit<TargetCheck, 'explanation'>, explanation: () => string): TargetCheck {
+  return check.met ? check : { ...check, explanation: explanation() };
+}
+
 export interface FigureResult {
   readonly figure: string;
   readonly title: string;
