@@ -30,6 +30,11 @@ import { extractCeHouseholds } from './extract-ce.js';
 import type { Household } from './extract-households.js';
 import { SURVEY_YEAR } from './extract-households.js';
 import { type FittedModel, fitModel, PRICE_COMPONENT, PRICE_COMPONENT_INDEX, SPENDING } from './fit.js';
+import {
+  type CategoryMetroSizeEffects,
+  estimateMetroSizeEffects,
+  metroSizeFactorTable,
+} from './metro-size-effects.js';
 import { runningMax } from './monotone.js';
 import { shippedPredictions } from './population.js';
 import {
@@ -122,6 +127,8 @@ export function buildModel(options: BuildOptions): BuildResult {
   const stateCodes = readStateCodes(source, options.geoDir);
   const stateEffects = estimateStateEffects(households, base, stateCodes);
   const stateFactor = stateFactorTable(stateEffects);
+  const metroSizeEffects = estimateMetroSizeEffects(households, base);
+  const metroSizeFactor = metroSizeFactorTable(metroSizeEffects);
   const incomeScale = incomeScaleToPriceYear(source, options.ceDir, options.cpiDir);
   const relatives = categoryPriceRelatives(source, options.cpiDir);
   const rpp2023 = readStateRpp(source, options.geoDir, TARGET_YEAR);
@@ -134,6 +141,7 @@ export function buildModel(options: BuildOptions): BuildResult {
   const build = (c: Calibration): ReturnType<typeof tables> => ({
     ...tables(fitted, c, population, u, Math.log(incomeScale), relatives, dips),
     stateFactor,
+    metroSizeFactor,
   });
   let artifact = build(calibration);
   for (let round = 0; round < SHIPPED_ROUNDS; round++) {
@@ -160,7 +168,7 @@ export function buildModel(options: BuildOptions): BuildResult {
       build: {
         command: options.command,
         sources: source.list(),
-        notes: buildNotes(fitted, stateEffects, incomeScale),
+        notes: buildNotes(fitted, stateEffects, metroSizeEffects, incomeScale),
       },
     },
     households,
@@ -172,6 +180,7 @@ export function buildModel(options: BuildOptions): BuildResult {
 function buildNotes(
   fitted: FittedModel,
   stateEffects: readonly CategoryStateEffects[],
+  metroSizeEffects: readonly CategoryMetroSizeEffects[],
   incomeScale: number,
 ): string[] {
   return [
@@ -188,6 +197,9 @@ function buildNotes(
       )}; total spending at fixed take-home to the price level ${fitted.totalElasticity.estimate.toFixed(3)} (SE ${fitted.totalElasticity.se.toFixed(3)}; used ${fitted.totalElasticity.value.toFixed(3)}), the component elasticities re-normalised to it.`,
     `State effects (observed / fitted spending per state, shrunk toward the Census region by DerSimonian–Laird; states CE suppresses keep the region level): between-state SD ${stateEffects
       .map((e) => `${e.category} ${e.tau.toFixed(3)}`)
+      .join(', ')}.`,
+    `Metro-size effects (urban households, observed / fitted per CE POPSIZE class 1…5, shrunk toward 1; against the expected direction held at 1): shipped factors ${metroSizeEffects
+      .map((e) => `${e.category} ${e.classes.map((k) => k.factor.toFixed(3)).join('/')}`)
       .join(', ')}.`,
     `Income axis: take-home (after-tax income minus pensions and Social Security) in ${PRICE_YEAR} dollars; ${SURVEY_YEAR} incomes × ${round(incomeScale)} (all-CU income after taxes ${TARGET_YEAR}/${SURVEY_YEAR} × CPI-U ${PRICE_YEAR}/${TARGET_YEAR}).`,
   ];
@@ -241,17 +253,21 @@ function regionMeanLogRpp(
   return new Map([...sums].map(([k, [a, b]]) => [k, a / b]));
 }
 
-/** Each household's fitted mean of one category (2014 dollars, its state's 2014 price parities). */
+/**
+ * Each household's fitted mean of one category (2014 dollars, its state's 2014 price parities); `inputs`
+ * are the households' design inputs, by default those the model was fitted on (then `households` are those).
+ */
 export function recordMeans(
   fitted: FittedModel,
   households: readonly Household[],
   category: (typeof SPENDING)[number],
+  inputs: readonly DesignInput[] = fitted.inputs,
 ): Float64Array {
   const c = SPENDING.indexOf(category);
   const beta = fitted.beta[c]!;
   const row = new Float64Array(P);
   return Float64Array.from(households, (h, i) => {
-    designRow({ ...fitted.inputs[i]!, logPrice: fitted.logPriceFactor(h, c) }, fitted.incomeKnots, row, 0);
+    designRow({ ...inputs[i]!, logPrice: fitted.logPriceFactor(h, c) }, fitted.incomeKnots, row, 0);
     let eta = 0;
     for (let j = 0; j < P; j++) eta += beta[j]! * row[j]!;
     return Math.exp(eta);

@@ -27,6 +27,8 @@ export interface Household {
   stateFips: string;
   region: number;
   urban: boolean;
+  /** POPSIZE: CE's population-size class of the CU's PSU, 1 (more than 4 million) … 5; 0 when not given. */
+  popsize: number;
   incRank: number;
   famType: number;
   grossIncome: number;
@@ -181,6 +183,7 @@ function toHousehold(
     stateFips: row.STATE ? row.STATE.padStart(2, '0') : '',
     region: Number(row.REGION) || 0,
     urban: row.BLS_URBN === '1',
+    popsize: Number(row.POPSIZE) || 0,
     incRank: Number(row.INC_RANK),
     famType: Number(row.FAM_TYPE),
     grossIncome: Number(row.FINCBTXM),

@@ -19,7 +19,10 @@ export type StateRpp = ReadonlyMap<string, Record<PriceComponent, number>>;
 /** State FIPS → USPS code. */
 export type StateCodes = ReadonlyMap<string, string>;
 
-/** A household's place: its state's parities and USPS code (which the state effects key on). */
+/**
+ * A household's place: its state's parities and USPS code (which the state effects key on), and for an
+ * urban household its PSU's POPSIZE class as the metro-size class (the engine takes it from the CBSA).
+ */
 export function householdGeography(h: Household, rpp: StateRpp, stateCodes: StateCodes): Geography {
   const state = rpp.get(h.stateFips);
   return {
@@ -30,6 +33,7 @@ export function householdGeography(h: Household, rpp: StateRpp, stateCodes: Stat
     urban: h.urban,
     rpp: state ?? NATIONAL_RPP,
     rppScope: state ? 'state' : 'national',
+    metroSize: h.urban && h.popsize > 0 ? h.popsize : null,
   };
 }
 

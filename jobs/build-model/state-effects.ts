@@ -70,15 +70,6 @@ export function stateFactorTable(effects: readonly CategoryStateEffects[]): Reco
   return table;
 }
 
-interface Sums {
-  observed: number;
-  predicted: number;
-  households: number;
-  region: number;
-  /** Per CU: Σ w (y − ŷ) over its quarters, clustered because a CU's quarters are not independent. */
-  readonly residuals: Map<string, number>;
-}
-
 /**
  * `predicted[c][i]` is the fitted mean of SPENDING[c] for households[i] (2014 dollars); households whose
  * state CE suppresses, or that have no weight or region, are left out.
@@ -88,56 +79,74 @@ export function estimateStateEffects(
   predicted: readonly Float64Array[],
   stateCodes: ReadonlyMap<string, string>,
 ): CategoryStateEffects[] {
+  const stateOf = (h: Household) => {
+    const state = stateCodes.get(h.stateFips);
+    return h.region === 0 || state === undefined ? undefined : { key: state, level: h.region };
+  };
   return STATE_EFFECT_CATEGORIES.map((category) => {
     const c = SPENDING.indexOf(category);
-    const sums = stateSums(households, predicted[c]!, c, stateCodes);
-    // In ratio space, not ln: a state may have no spender at all (heating oil in Hawaii), ratio 0.
-    const raw = [...sums].map(([state, s]) => {
-      const variance = [...s.residuals.values()].reduce((a, r) => a + r * r, 0) / (s.predicted * s.predicted);
-      return { state, s, ratio: s.observed / s.predicted, variance };
-    });
-    const tau2 = betweenStateVariance(raw.map((r) => [r.ratio, r.variance] as const));
-    const shrunk = raw.map((r) => ({ ...r, effect: 1 + ((r.ratio - 1) * tau2) / (tau2 + r.variance) }));
+    const { tau, groups } = shrunkGroupRatios(groupRatios(households, predicted[c]!, c, stateOf));
     const regionLevel = new Map<number, [number, number]>();
-    for (const { s, effect } of shrunk) {
-      const level = regionLevel.get(s.region) ?? [0, 0];
-      level[0] += s.predicted * effect;
-      level[1] += s.predicted;
-      regionLevel.set(s.region, level);
+    for (const { level, predicted: total, effect } of groups) {
+      const sums = regionLevel.get(level) ?? [0, 0];
+      sums[0] += total * effect;
+      sums[1] += total;
+      regionLevel.set(level, sums);
     }
-    const states = shrunk
-      .map(({ state, s, ratio, variance, effect }) => {
-        const [scaled, total] = regionLevel.get(s.region)!;
-        return {
-          state,
-          region: s.region,
-          households: s.households,
-          raw: ratio,
-          se: Math.sqrt(variance),
-          factor: (effect * total) / scaled,
-        };
-      })
-      .sort((a, b) => (a.state < b.state ? -1 : 1));
-    return { category, tau: Math.sqrt(tau2), states };
+    const states = groups.map(({ key, level, households: count, ratio, se, effect }) => {
+      const [scaled, total] = regionLevel.get(level)!;
+      return {
+        state: key,
+        region: level,
+        households: count,
+        raw: ratio,
+        se,
+        factor: (effect * total) / scaled,
+      };
+    });
+    return { category, tau, states };
   });
 }
 
-function stateSums(
+/** A group of households and the level (region, …) it belongs to; undefined leaves a household out. */
+export type GroupOf = (h: Household) => { readonly key: string; readonly level: number } | undefined;
+
+/** One group's observed / predicted spending and the ratio's CU-clustered standard error. */
+export interface GroupRatio {
+  readonly key: string;
+  readonly level: number;
+  /** CU-quarters with a positive weight. */
+  readonly households: number;
+  /** Σ weight × observed and Σ weight × predicted. */
+  readonly observed: number;
+  readonly predicted: number;
+  readonly ratio: number;
+  /** The ratio's sampling variance and its square root. */
+  readonly variance: number;
+  readonly se: number;
+}
+
+/**
+ * Per group (sorted by key) of the weighted households: Σ w·y / Σ w·ŷ of one category, in ratio space,
+ * not ln: a group may have no spender at all (heating oil in Hawaii), ratio 0. The variance is clustered
+ * by CU because a CU's quarters are not independent: Σ_CU (Σ w (y − ŷ))² / (Σ w ŷ)².
+ */
+export function groupRatios(
   households: readonly Household[],
   predicted: Float64Array,
   /** The category's index in SPENDING, which is also its index in each household's spending. */
   c: number,
-  stateCodes: ReadonlyMap<string, string>,
-): Map<string, Sums> {
+  groupOf: GroupOf,
+): GroupRatio[] {
   const sums = new Map<string, Sums>();
   households.forEach((h, i) => {
-    const state = stateCodes.get(h.stateFips);
-    if (h.weight === 0 || h.region === 0 || state === undefined) return;
-    const s = sums.get(state) ?? {
+    const group = h.weight === 0 ? undefined : groupOf(h);
+    if (group === undefined) return;
+    const s = sums.get(group.key) ?? {
       observed: 0,
       predicted: 0,
       households: 0,
-      region: h.region,
+      level: group.level,
       residuals: new Map<string, number>(),
     };
     const y = Math.max(0, h.spending[c]!);
@@ -147,9 +156,47 @@ function stateSums(
     s.households++;
     const cu = h.newid.slice(0, -1);
     s.residuals.set(cu, (s.residuals.get(cu) ?? 0) + h.weight * (y - yHat));
-    sums.set(state, s);
+    sums.set(group.key, s);
   });
-  return new Map([...sums].sort(([a], [b]) => (a < b ? -1 : 1)));
+  return [...sums]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([key, s]) => {
+      const variance = [...s.residuals.values()].reduce((a, r) => a + r * r, 0) / (s.predicted * s.predicted);
+      return {
+        key,
+        level: s.level,
+        households: s.households,
+        observed: s.observed,
+        predicted: s.predicted,
+        ratio: s.observed / s.predicted,
+        variance,
+        se: Math.sqrt(variance),
+      };
+    });
+}
+
+/**
+ * Each group's ratio shrunk toward 1 by the DerSimonian–Laird between-group variance τ²:
+ * effect = 1 + (ratio − 1)·τ²/(τ² + se²), so a group the survey measures poorly keeps little of its ratio.
+ */
+export function shrunkGroupRatios(ratios: readonly GroupRatio[]): {
+  readonly tau: number;
+  readonly groups: readonly (GroupRatio & { readonly effect: number })[];
+} {
+  const tau2 = betweenStateVariance(ratios.map((r) => [r.ratio, r.variance] as const));
+  return {
+    tau: Math.sqrt(tau2),
+    groups: ratios.map((r) => ({ ...r, effect: 1 + ((r.ratio - 1) * tau2) / (tau2 + r.variance) })),
+  };
+}
+
+interface Sums {
+  observed: number;
+  predicted: number;
+  households: number;
+  level: number;
+  /** Per CU: Σ w (y − ŷ) over its quarters. */
+  readonly residuals: Map<string, number>;
 }
 
 /** DerSimonian–Laird method-of-moments τ² from (estimate, sampling variance) pairs. */

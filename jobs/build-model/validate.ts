@@ -38,6 +38,7 @@ import { NEEDS as NEEDS_CATEGORIES } from './size.js';
 import { SourceReader } from './sources.js';
 import { estimateStateEffects, readStateCodes } from './state-effects.js';
 import { localPricesTable, stateEffectsTable, surveyBiasTable } from './validate-geo.js';
+import { metroSizeSection } from './validate-metro-size.js';
 import { rankingTable } from './validate-ranking.js';
 import { householdSizeTable } from './validate-size.js';
 
@@ -78,6 +79,10 @@ export function validateModel(options: ValidateOptions): Record<string, string> 
       givesHouseholdType,
     );
   const allDimensions = Object.keys(CUT_NAMES) as CutDimension[];
+  // The build's own fit, refitted here (the artifact keeps only the factors the estimates give).
+  const logStatePrice = statePriceLookup(source, options.geoDir, households);
+  const fitted = fitModel(households, logStatePrice);
+  const base = SPENDING.map((category) => recordMeans(fitted, households, category));
   return {
     'build-notes': notes.map((note) => `- ${note}`).join('\n'),
     'bls-2014': blsMeansTable(source, options.ceDir, households),
@@ -88,7 +93,7 @@ export function validateModel(options: ValidateOptions): Record<string, string> 
       allDimensions.filter((d) => d !== 'composition'),
       targets,
     ),
-    'out-of-sample': outOfSampleTable(households, statePriceLookup(source, options.geoDir, households)),
+    'out-of-sample': outOfSampleTable(households, logStatePrice),
     properties: propertyTable(model, rpp2023),
     'distribution-coverage': distributionCoverageTable(
       { model, incomeScale: scale, rpp: rpp2023, stateCodes },
@@ -97,7 +102,8 @@ export function validateModel(options: ValidateOptions): Record<string, string> 
     'household-size': householdSizeTable(model),
     examples: examplesTable(model, options.resolver),
     'local-prices': localPricesTable(model, options.resolver),
-    'state-effects': stateEffectsSection(source, options.geoDir, households, stateCodes),
+    'state-effects': stateEffectsSection(source, options.geoDir, households, stateCodes, base),
+    'metro-size': metroSizeSection({ households, base, logStatePrice, model, resolver: options.resolver }),
     'survey-bias': surveyBiasTable(model, households, scale, rpp2023, stateCodes),
     ranking: rankingTable({
       model,
@@ -110,16 +116,14 @@ export function validateModel(options: ValidateOptions): Record<string, string> 
   };
 }
 
-/** The state effects as the build estimates them (refitted here: the artifact keeps only the factors). */
+/** The state effects as the build estimates them, from the build's fitted means `base`. */
 function stateEffectsSection(
   source: SourceReader,
   geoDir: string,
   households: readonly Household[],
   stateCodes: ReadonlyMap<string, string>,
+  base: readonly Float64Array[],
 ): string {
-  const logStatePrice = statePriceLookup(source, geoDir, households);
-  const fitted = fitModel(households, logStatePrice);
-  const base = SPENDING.map((category) => recordMeans(fitted, households, category));
   const utilities = new Map(
     [...readStateRpp(source, geoDir, SURVEY_YEAR)].flatMap(([fips, rpp]) => {
       const code = stateCodes.get(fips);

@@ -184,7 +184,11 @@ async function readCbsas(raw: RawFiles): Promise<CbsaRow[]> {
     const rpp = rpps.get(cbsa) ?? null;
     if (rpp !== null && kind !== 'metro')
       throw new Error(`geo extract: MARPP row for micropolitan CBSA ${cbsa}`);
-    return { cbsa, kind, title: field(row, 'cbsa_title'), rpp };
+    const populationCell = field(row, 'cbsa_population');
+    const population = populationCell === '' ? null : Number(populationCell);
+    if (population !== null && !(Number.isInteger(population) && population > 0))
+      throw new Error(`geo extract: CBSA ${cbsa} population "${populationCell}"`);
+    return { cbsa, kind, title: field(row, 'cbsa_title'), population, rpp };
   });
   // GeoFIPS 0 (US) and 999 (US nonmetropolitan portion) are not areas; every other MARPP row must be a CBSA.
   const known = new Set(cbsas.map((row) => row.cbsa));

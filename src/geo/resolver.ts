@@ -3,6 +3,7 @@
  * build time into a slot of a Uint16Array that points into a frozen array of shared Geography objects,
  * so `resolve` is an integer parse plus two array reads and allocates nothing.
  */
+import { metroSizeOf } from './metro-size.js';
 import { type GeoExtract, NATIONAL, type StateRow } from './tables.js';
 import type { Geography, GeoLevel, GeoResolver, PriceParities, RppScope } from './types.js';
 
@@ -38,6 +39,7 @@ class GeographyInterner {
   private readonly states: Map<string, StateRow>;
   private readonly national: StateRow;
   private readonly metroRpps: Map<string, PriceParities>;
+  private readonly metroSizes: Map<string, number>;
 
   constructor(data: GeoExtract) {
     this.states = new Map(data.states.map((row) => [row.state, row]));
@@ -45,6 +47,9 @@ class GeographyInterner {
     if (national === undefined) throw new Error('geo extract: states table has no national (US) row');
     this.national = national;
     this.metroRpps = new Map(data.cbsas.flatMap((row) => (row.rpp === null ? [] : [[row.cbsa, row.rpp]])));
+    this.metroSizes = new Map(
+      data.cbsas.flatMap((row) => (row.population === null ? [] : [[row.cbsa, metroSizeOf(row.population)]])),
+    );
     this.slot({ level: 'national', state: null, cbsa: null, urban: null, rentIndex: 1 });
   }
 
@@ -75,6 +80,7 @@ class GeographyInterner {
       rpp: this.frozen(rpp),
       rppScope,
       rentIndex,
+      metroSize: cbsa === null ? null : (this.metroSizes.get(cbsa) ?? null),
     });
   }
 

@@ -67,6 +67,11 @@ export interface CbsaRow {
   readonly cbsa: string;
   readonly kind: CbsaKind;
   readonly title: string;
+  /**
+   * Resident population, 2012 (the CBSA list's `cbsa_population`): what the metro-size class keys on. Null
+   * where the list has none (12 Puerto Rico areas and 16 micropolitan areas first delineated in 2020).
+   */
+  readonly population: number | null;
   /** BEA MARPP 2023; null for micropolitan areas and the metros BEA does not publish (Puerto Rico). */
   readonly rpp: PriceParities | null;
 }
@@ -176,13 +181,14 @@ export const STATE_TABLE: TableCodec<StateRow> = {
 };
 
 export const CBSA_TABLE: TableCodec<CbsaRow> = {
-  columns: ['cbsa', 'kind', 'title', ...RPP_COLUMNS],
-  toCells: (r) => [r.cbsa, r.kind, r.title, ...rppCells(r.rpp)],
+  columns: ['cbsa', 'kind', 'title', 'population', ...RPP_COLUMNS],
+  toCells: (r) => [r.cbsa, r.kind, r.title, r.population, ...rppCells(r.rpp)],
   fromCells: (c) => ({
     cbsa: cellAt(c, 0),
     kind: cellAt(c, 1) as CbsaKind,
     title: cellAt(c, 2),
-    rpp: rppFromCells(c, 3),
+    population: cellAt(c, 3) === '' ? null : positiveCell(cellAt(c, 3)),
+    rpp: rppFromCells(c, 4),
   }),
 };
 

@@ -36,6 +36,11 @@ export interface Geography {
    * a ZIP. Optional so that a hand-made Geography need not state it.
    */
   readonly rentIndex?: number;
+  /**
+   * The metro-size class (src/geo/metro-size.ts: 1 more than 4 million people … 5 less than 125 thousand)
+   * of the ZIP's CBSA by its population; null or absent outside a CBSA or coarser than a ZIP.
+   */
+  readonly metroSize?: number | null;
 }
 
 export interface GeoResolver {

@@ -12,6 +12,7 @@
  */
 import { SPENDING_CATEGORY_COUNT } from '../contract/categories.js';
 import { HOUSEHOLD_TYPES } from '../contract/schemas.js';
+import { METRO_SIZE_CLASSES } from '../geo/metro-size.js';
 import Type, { type Static, type TSchema } from '../vendor/typebox.js';
 
 export const ARTIFACT_FORMAT = 'outlay-spending-model/2';
@@ -175,6 +176,15 @@ export const ModelArtifact = Type.Object(
           'USPS state → [category]: multiplicative state effect (1 where a category has none); a state not ' +
           'listed, or an unknown state, has factor 1.',
       }),
+    ),
+    metroSizeFactor: Type.Optional(
+      table(
+        nonNegative,
+        n * METRO_SIZE_CLASSES,
+        '[category][metro-size class − 1] (src/geo/metro-size.ts: 1 more than 4 million people … 5 less than ' +
+          '125 thousand): multiplicative factor for an urban place of that class; 1 for rural places, a place ' +
+          'of unknown class, and when absent.',
+      ),
     ),
   },
   { additionalProperties: false },

@@ -7,6 +7,7 @@
  * per call once a place has been seen.
  */
 import { CATEGORY_COUNT, OTHER_DEBT_INDEX, SAVINGS_INDEX } from '../contract/categories.js';
+import { METRO_SIZE_CLASSES } from '../geo/metro-size.js';
 import type { Geography } from '../geo/types.js';
 import {
   AREA_SLOTS,
@@ -25,6 +26,7 @@ import type { BoundPrediction, Profile, SpendingModel } from './types.js';
 const REGION_SLOT: Readonly<Record<string, number>> = { northeast: 0, midwest: 1, south: 2, west: 3 };
 const UNKNOWN_REGION = REGION_SLOTS.length - 1;
 const UNKNOWN_AREA = AREA_SLOTS.length - 1;
+const URBAN_AREA = AREA_SLOTS.indexOf('urban');
 /** Take-home below $1 has no meaningful logarithm; the income grid starts far above it anyway. */
 const MIN_INCOME = 1;
 /** The tenure mix of a profile: renters only, owners only (with or without a mortgage), or all three. */
@@ -105,6 +107,8 @@ interface PredictionTables {
   readonly priceBudget: PriceBudget | undefined;
   /** USPS state → [category] factor (ModelArtifact.stateFactor). */
   readonly stateFactor: ReadonlyMap<string, Float64Array>;
+  /** [category][metro-size class − 1] (ModelArtifact.metroSizeFactor), undefined when the artifact has none. */
+  readonly metroSizeFactor: Float64Array | undefined;
   readonly composition: CompositionTables;
   /** The artifact's size table, [category][size − 1] (for the needs lift, needs.ts). */
   readonly size: Float64Array;
@@ -166,6 +170,8 @@ function predictionTables(artifact: MeanTables): PredictionTables {
         Float64Array.from(factors),
       ]),
     ),
+    metroSizeFactor:
+      artifact.metroSizeFactor === undefined ? undefined : Float64Array.from(artifact.metroSizeFactor),
     size: Float64Array.from(artifact.size),
     composition: {
       composition: artifact.composition,
@@ -402,7 +408,7 @@ function placeFactorCache(tables: PredictionTables): {
   readonly placeFactors: Float64Array;
   factorsAt(geo: Geography): number;
 } {
-  const { n, region, area, rppComponent, rppElasticity, priceBudget, stateFactor } = tables;
+  const { n, region, area, rppComponent, rppElasticity, priceBudget, stateFactor, metroSizeFactor } = tables;
   const placeFactors = new Float64Array(n * PLACE_CAPACITY);
   const logRpp = new Float64Array(RPP_COMPONENTS.length);
   const logPrice = new Float64Array(n);
@@ -410,11 +416,19 @@ function placeFactorCache(tables: PredictionTables): {
   /**
    * Where the price factors start, per Geography object (the resolver shares frozen objects, so there
    * are only as many as distinct places), and per distinct (price parities, region, area, rent index,
-   * state) so that places with the same inputs share one place: a switch of geography is a WeakMap
+   * state, metro-size class) so that places with the same inputs share one place: a switch of geography is a WeakMap
    * look-up, not 36 `exp` calls.
    */
   const factorsAtByGeo = new WeakMap<Geography, number>();
   const factorsAtByRpp = new WeakMap<object, Map<string, number>>();
+
+  /** The metro-size class whose factors apply (estimated within urban households), else 0: none. */
+  function metroSizeOf(geo: Geography, areaSlot: number): number {
+    const size = geo.metroSize;
+    return metroSizeFactor === undefined || areaSlot !== URBAN_AREA || size === undefined || size === null
+      ? 0
+      : size;
+  }
 
   function computeFactors(geo: Geography, regionSlot: number, areaSlot: number, at: number): void {
     const rpp = geo.rpp;
@@ -425,13 +439,15 @@ function placeFactorCache(tables: PredictionTables): {
     logRpp[3] = Math.log(rpp.utilities / 100);
     logRpp[4] = Math.log(rpp.other / 100);
     const state = geo.state === null ? undefined : stateFactor.get(geo.state);
+    const metroSize = metroSizeOf(geo, areaSlot);
     writeLogPriceFactors(logRpp, rppComponent, rppElasticity, priceBudget, logPrice);
     for (let c = 0; c < n; c++) {
       placeFactors[at + c] =
         Math.exp(logPrice[c]!) *
         region[c * REGION_SLOTS.length + regionSlot]! *
         area[c * AREA_SLOTS.length + areaSlot]! *
-        (state === undefined ? 1 : state[c]!);
+        (state === undefined ? 1 : state[c]!) *
+        (metroSize === 0 ? 1 : metroSizeFactor![c * METRO_SIZE_CLASSES + metroSize - 1]!);
     }
   }
 
@@ -443,7 +459,7 @@ function placeFactorCache(tables: PredictionTables): {
       factorsAtByRpp.set(geo.rpp, byPlace);
     }
     const stateKey = geo.state !== null && stateFactor.has(geo.state) ? geo.state : '';
-    const place = `${regionSlot}|${areaSlot}|${geo.rentIndex ?? 1}|${stateKey}`;
+    const place = `${regionSlot}|${areaSlot}|${geo.rentIndex ?? 1}|${stateKey}|${metroSizeOf(geo, areaSlot)}`;
     const known = byPlace.get(place);
     if (known !== undefined) return known;
     if (places === PLACE_CAPACITY) {
@@ -460,7 +476,7 @@ function placeFactorCache(tables: PredictionTables): {
     const cached = factorsAtByGeo.get(geo);
     if (cached !== undefined) return cached;
     const regionSlot = geo.region === null ? UNKNOWN_REGION : (REGION_SLOT[geo.region] ?? UNKNOWN_REGION);
-    const areaSlot = geo.urban === null ? UNKNOWN_AREA : geo.urban ? 1 : 0;
+    const areaSlot = geo.urban === null ? UNKNOWN_AREA : geo.urban ? URBAN_AREA : 0;
     // Cached only for immutable inputs (the resolver's interned objects), so factors cannot go stale.
     if (!Object.isFrozen(geo) || !Object.isFrozen(geo.rpp)) {
       computeFactors(geo, regionSlot, areaSlot, 0);
@@ -480,9 +496,11 @@ const NONE_EXCLUDED = new Uint8Array(CATEGORY_COUNT);
 
 /**
  * Room for this many places' price factors per bound prediction (a place is n doubles, 288 bytes, so
- * 2.4 MB; the shipped geography has 7,273 distinct places once ZIP rent indices and state effects count,
- * 862 without them). A fixed capacity keeps the factors in one array the
- * compiler can treat as a constant; places beyond it are computed again on each switch (place 0).
+ * 2.4 MB; the shipped geography has 7,306 distinct places, counted by resolving every ZIP, once ZIP
+ * rent indices, state effects and metro-size classes count: the classes add 50, urban ZIPs priced at
+ * their state's parities in CBSAs of different sizes; 862 without any of them). A fixed capacity keeps
+ * the factors in one array the compiler can treat as a constant; places beyond it are computed again on
+ * each switch (place 0).
  */
 export const PLACE_CAPACITY = 8192;
 

@@ -36,12 +36,12 @@ describe('scoreDetails for the Birmingham renter', () => {
   it('default basis: the engine PSA, the index, its percentile, the debt reason and the food flag', () => {
     const details = detailsOf();
     expect(detailsSchema.Check(details)).toBe(true);
-    // Shipped model: PSA 639 − 3,600 / 12 = 339; index 80 + 100 × 4,068 / 41,004 = 89.92 → 89.9.
+    // Shipped model: PSA 626 − 3,600 / 12 = 326; index 80 + 100 × 3,912 / 41,004 = 89.54 → 89.5.
     expect([details.basis, details.psa, details.index, details.savings_index]).toEqual([
       'stated',
-      339,
-      89.9,
-      89.9,
+      326,
+      89.5,
+      89.5,
     ]);
     expect(details.percentile).toBeGreaterThan(50);
     expect(details.reasons.map((r) => r.code)).toEqual(['OTHER_DEBT_PAYMENTS']);
@@ -50,15 +50,15 @@ describe('scoreDetails for the Birmingham renter', () => {
     expect(details.lending).toBeUndefined();
   });
 
-  it('benchmark basis: food held to the peers median, PSA 105 (405 with food at its median $2,906, less $300 of monthly debt)', () => {
+  it('benchmark basis: food held to the peers median, PSA 92 (392 with food at its median $2,906, less $300 of monthly debt)', () => {
     const details = detailsOf({ basis: 'benchmark' });
-    expect([details.basis, details.psa]).toEqual(['benchmark', 105]);
+    expect([details.basis, details.psa]).toEqual(['benchmark', 92]);
   });
 
   it('a loan of $200 a month: lender mode with the stressed payment, its surplus and its reason', () => {
     const { lending } = detailsOf({ loan: { monthly_payment: 200 } });
-    // 200 × 1.25 = 250; surplus 339 − 250 = 89; index 80 + 100 × 1,068 / 41,004 = 82.60 → 82.6.
-    expect(lending).toMatchObject({ stressed_payment: 250, surplus: 89, index: 82.6, score: 82.6 });
+    // 200 × 1.25 = 250; surplus 326 − 250 = 76; index 80 + 100 × 912 / 41,004 = 82.22 → 82.2.
+    expect(lending).toMatchObject({ stressed_payment: 250, surplus: 76, index: 82.2, score: 82.2 });
     // Debt 100 × 3,600 / 41,004 = 8.8 points before the loan's 100 × 3,000 / 41,004 = 7.3.
     expect(lending?.reasons.map((r) => r.code)).toEqual(['OTHER_DEBT_PAYMENTS', 'LOAN_PAYMENT']);
   });
@@ -112,7 +112,8 @@ describe('the engine loaded with the shipped reference', () => {
     const result = loaded.score({ ...request, options: { basis: 'benchmark' } });
     expect(result).toEqual({
       ok: true,
-      value: { 'Predicted Saving Ability': '105', OUTLAY: '83.1', SAViNGS: '83.1' },
+      // PSA 392 − 300 = 92; index 80 + 100 × 1,104 / 41,004 = 82.69 → 82.7.
+      value: { 'Predicted Saving Ability': '92', OUTLAY: '82.7', SAViNGS: '82.7' },
     });
   });
 

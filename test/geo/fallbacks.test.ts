@@ -27,6 +27,7 @@ describe('resolve: fallbacks', () => {
       rpp: stateRpp('AL'),
       rppScope: 'state',
       rentIndex: 1,
+      metroSize: null,
     });
   });
 
@@ -39,6 +40,7 @@ describe('resolve: fallbacks', () => {
       urban: null,
       rppScope: 'national',
       rentIndex: 1,
+      metroSize: null,
     };
     for (const zip of ['00000', '00212', '21300']) {
       expect(geo.resolve(zip)).toEqual({ ...national, rpp: stateRpp('US') });

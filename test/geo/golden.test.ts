@@ -25,6 +25,8 @@ describe('resolve: verified lookups from the raw-data README', () => {
       rpp: { all: 92.57, goods: 95.05, housing: 72.09, utilities: 90.68, other: 98.68 },
       rppScope: 'metro',
       rentIndex: 0.91,
+      // CBSA population 2012: 1,136,650 (cbsa_2020.psv) → class 3, 0.33–1.19 million.
+      metroSize: 3,
     });
   });
 
@@ -40,6 +42,8 @@ describe('resolve: verified lookups from the raw-data README', () => {
       rpp: { all: 100.22, goods: 103.43, housing: 106.45, utilities: 95.12, other: 96.32 },
       rppScope: 'metro',
       rentIndex: 1.33,
+      // 6,177,035 → class 1, more than 4 million.
+      metroSize: 1,
     });
   });
 
@@ -55,6 +59,8 @@ describe('resolve: verified lookups from the raw-data README', () => {
       rpp: { all: 112.47, goods: 109.52, housing: 149.26, utilities: 129.99, other: 105.85 },
       rppScope: 'metro',
       rentIndex: 1.43,
+      // 19,831,858 → class 1.
+      metroSize: 1,
     });
   });
 
@@ -71,6 +77,7 @@ describe('resolve: verified lookups from the raw-data README', () => {
       rpp: { all: 90.244, goods: 94.29, housing: 76.743, utilities: 72.862, other: 93.451 },
       rppScope: 'state',
       rentIndex: 0.9,
+      metroSize: null,
     });
   });
 });

@@ -32,8 +32,8 @@ const EXTRACT: GeoExtract = {
   ],
   states: [state('00', 'US', 100), state('01', 'AL', 90)],
   cbsas: [
-    { cbsa: '13820', kind: 'metro', title: 'Birmingham-Hoover, AL', rpp: rpp(92) },
-    { cbsa: '11500', kind: 'micro', title: 'Anniston-Oxford, AL', rpp: null },
+    { cbsa: '13820', kind: 'metro', title: 'Birmingham-Hoover, AL', population: 1_136_650, rpp: rpp(92) },
+    { cbsa: '11500', kind: 'micro', title: 'Anniston-Oxford, AL', population: 117_296, rpp: null },
   ],
   rents: [
     { zip: '35210', rentIndex: 0.9 },
@@ -96,7 +96,15 @@ describe('buildGeoResolver', () => {
       rpp: rpp(100),
       rppScope: 'national',
       rentIndex: 1,
+      metroSize: null,
     });
+  });
+
+  it('resolve, ZIP in a CBSA, has the metro-size class of the CBSA population; outside one or coarser, null', () => {
+    expect(geo.resolve('35210').metroSize).toBe(3);
+    expect(geo.resolve('36201').metroSize).toBe(5);
+    expect(geo.resolve('35440').metroSize).toBeNull();
+    expect(geo.resolve('35299').metroSize).toBeNull();
   });
 
   it('resolve, two ZIPs of one metro with different rent levels, share the metro parities but not the rent index', () => {

@@ -27,8 +27,8 @@ describe('POST /v1.0/scores/generate?explain=true', () => {
     expect(values).toEqual(plain.body);
     expect(details).toMatchObject({ basis: 'stated', profile: 'standard', geo_level: 'zip' });
     expect(details.model_version).toBe(shipped.current.engine.modelVersion);
-    // Shipped model: PSA 639, index 80 + 100 × 7,668 / 41,004 = 98.7; the score clamps it to 0–100.
-    expect(details.index).toBe(98.7);
+    // Shipped model: PSA 626, index 80 + 100 × 7,512 / 41,004 = 98.3; the score clamps it to 0–100.
+    expect(details.index).toBe(98.3);
     expect(Number(plain.body.OUTLAY)).toBe(Math.min(details.index, 100));
     expect(details.percentile).toBeGreaterThanOrEqual(0);
     expect(details.percentile).toBeLessThanOrEqual(100);
@@ -52,9 +52,9 @@ describe('POST /v1.0/scores/generate?explain=true', () => {
     const body = { ...REQUEST, options: { basis: 'benchmark' } };
     const plain = await score(body);
     const explained = await score(body, '?explain=true');
-    // Food held to the peers' median ($2,906; mean $3,140): 405, against 385 with no stated food.
-    expect(plain.body['Predicted Saving Ability']).toBe('405');
-    expect(explained.body.details).toMatchObject({ basis: 'benchmark', psa: 405 });
+    // Food held to the peers' median ($2,906; mean $3,140): 392, against 372 with no stated food.
+    expect(plain.body['Predicted Saving Ability']).toBe('392');
+    expect(explained.body.details).toMatchObject({ basis: 'benchmark', psa: 392 });
   });
 
   it('explain=false or absent, with or without the new fields: the plain answer, byte for byte', async () => {

@@ -32,6 +32,7 @@ function households(): Household[] {
               stateFips: '01',
               region,
               urban,
+              popsize: 0,
               incRank: 0,
               famType,
               grossIncome: 10_000 + n * 100,

@@ -20,6 +20,7 @@ const household = (n: number, famType: number, members: number): Household => ({
   stateFips: '01',
   region: 1 + (n % 4),
   urban: true,
+  popsize: 0,
   incRank: 0,
   famType,
   grossIncome: 50_000,

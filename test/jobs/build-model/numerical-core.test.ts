@@ -122,6 +122,7 @@ describe('reweightTo2023 (raking) against the raking dual solved by scipy', () =
       members: 2,
       cutenure: h.isHomeowner ? 1 : 4,
       stateFips: '01',
+      popsize: 0,
       incRank: 0,
       grossIncome: 50_000,
       takeHome: 45_000,

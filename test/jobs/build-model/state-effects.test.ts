@@ -32,6 +32,7 @@ function households(
       stateFips,
       region: 4,
       urban: true,
+      popsize: 0,
       incRank: 0.5,
       famType: 1,
       grossIncome: 50_000,

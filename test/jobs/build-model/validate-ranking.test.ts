@@ -37,6 +37,7 @@ function households(count: number): Household[] {
       stateFips: '',
       region: 1 + Math.floor(4 * next()),
       urban: true,
+      popsize: 0,
       incRank: 0,
       famType: 8,
       grossIncome: Math.abs(takeHome) * 1.2,
