@@ -3,8 +3,11 @@
  * engine's description for any valid key and for no other, and per household exactly the bodies the three
  * operations give, invalid households answered in place without failing the others.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATEGORIES } from '../../src/contract/categories.js';
+import { PACKAGE_ROOT } from '../../src/paths.js';
 import { loadEngine } from '../../src/runtime/load-engine.js';
 import {
   EVALUATE_ROWS_MEDIA_TYPE,
@@ -63,6 +66,13 @@ describe('GET /v1.0/engine', () => {
       });
       expect(answer.headers.get('ratelimit-policy')).toContain('q=');
     }
+  });
+
+  it("docs/api.md's example → the answer a valid key gets, value for value", async () => {
+    const text = readFileSync(join(PACKAGE_ROOT, 'docs', 'api.md'), 'utf8');
+    const section = text.slice(text.indexOf('\n### The engine\n'));
+    const documented = JSON.parse(/```json\n([\s\S]*?)```/.exec(section)![1]!);
+    expect((await engineInfo({ 'x-api-key': server.keys.all })).body).toEqual(documented);
   });
 
   it.each([
