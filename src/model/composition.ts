@@ -38,6 +38,50 @@ export const compositionPattern = (ageKnown: boolean, sizeKnown: boolean, tenure
  * terms of an unknown field are 0 (that pattern's logits were fitted without them). Age and size are
  * expected clamped to the ranges the fit saw.
  */
+export function compositionTerms(
+  u: number,
+  age: number | undefined,
+  size: number | undefined,
+  isHomeowner: boolean | undefined,
+  out: Float64Array,
+  at: number,
+): void {
+  writeSizeFreeTerms(u, age, out, at);
+  writeSizeTerms(ageTerm(age), sizeTerm(size), ownerTerm(isHomeowner), out, at);
+}
+
+/** The terms of each field: 0 when it is not known. a = (age − 50)/10; ln s; 1 for an owner. */
+const ageTerm = (age: number | undefined): number => (age === undefined ? 0 : (age - 50) / 10);
+const sizeTerm = (size: number | undefined): number => (size === undefined ? 0 : Math.log(size));
+const ownerTerm = (isHomeowner: boolean | undefined): number =>
+  isHomeowner === undefined ? 0 : isHomeowner ? 1 : 0;
+
+/** Where the terms that depend on the household size start: ln s, then (ln s)², a·ln s and owner. */
+const SIZE_TERMS_AT = 3 + (AGE_KNOTS.length - 1) + 1;
+
+/** The terms before SIZE_TERMS_AT: [1, u, u², hat₃₀ … hat₈₀, a·u]. */
+function writeSizeFreeTerms(u: number, age: number | undefined, out: Float64Array, at: number): void {
+  const a = ageTerm(age);
+  out[at] = 1;
+  out[at + 1] = u;
+  out[at + 2] = u * u;
+  const hats = at + 3;
+  const last = AGE_KNOTS.length - 1;
+  // A loop, not TypedArray fill: fill with bounds is a runtime call that cost more than all the terms.
+  for (let j = hats; j < hats + last; j++) out[j] = 0;
+  if (age !== undefined && age > AGE_KNOTS[0]) writeAgeHats(age, out, hats);
+  out[hats + last] = a * u;
+}
+
+/** The terms from SIZE_TERMS_AT: [ln s, (ln s)², a·ln s, owner], from a, ln s and the owner term. */
+function writeSizeTerms(a: number, ls: number, owner: number, out: Float64Array, at: number): void {
+  const rest = at + SIZE_TERMS_AT;
+  out[rest] = ls;
+  out[rest + 1] = ls * ls;
+  out[rest + 2] = a * ls;
+  out[rest + 3] = owner;
+}
+
 /** The non-zero age hats of an age above the first knot, into the zeroed out[hats…]. */
 function writeAgeHats(age: number, out: Float64Array, hats: number): void {
   const last = AGE_KNOTS.length - 1;
@@ -52,32 +96,6 @@ function writeAgeHats(age: number, out: Float64Array, hats: number): void {
   out[hats + j] = f;
 }
 
-export function compositionTerms(
-  u: number,
-  age: number | undefined,
-  size: number | undefined,
-  isHomeowner: boolean | undefined,
-  out: Float64Array,
-  at: number,
-): void {
-  const a = age === undefined ? 0 : (age - 50) / 10;
-  const ls = size === undefined ? 0 : Math.log(size);
-  out[at] = 1;
-  out[at + 1] = u;
-  out[at + 2] = u * u;
-  const hats = at + 3;
-  const last = AGE_KNOTS.length - 1;
-  // A loop, not TypedArray fill: fill with bounds is a runtime call that cost more than all the terms.
-  for (let j = hats; j < hats + last; j++) out[j] = 0;
-  if (age !== undefined && age > AGE_KNOTS[0]) writeAgeHats(age, out, hats);
-  const rest = hats + last;
-  out[rest] = a * u;
-  out[rest + 1] = ls;
-  out[rest + 2] = ls * ls;
-  out[rest + 3] = a * ls;
-  out[rest + 4] = isHomeowner === undefined ? 0 : isHomeowner ? 1 : 0;
-}
-
 /** Per profile, the weight of each household type, and the factors they weigh (see `compositionWeigher`). */
 export interface CompositionWeigher {
   /** Factor per category and type, [category × 3 + type] in HOUSEHOLD_TYPES order (the artifact's layout). */
@@ -86,6 +104,16 @@ export interface CompositionWeigher {
   readonly weights: Float64Array;
   /** Sets `weights` for a profile with ln take-home `u`. */
   weigh(profile: Profile, u: number): void;
+  /**
+   * Prepares `weighAtSize` for a profile without household_type whose size is known: the terms that do
+   * not depend on the size are computed here, once for all the sizes weighed after it (needs.ts).
+   */
+  prepareSizes(profile: Profile, u: number): void;
+  /**
+   * Sets `weights` as `weigh` would for the profile prepared last with `members` members instead of its
+   * own: the same doubles, its logits' sums continued from those `prepareSizes` added up.
+   */
+  weighAtSize(members: number): void;
 }
 
 /** The parts of the artifact the weights are made from. */
@@ -107,48 +135,41 @@ export function compositionWeigher(artifact: CompositionTables): CompositionWeig
   const logit = Float64Array.from(artifact.compositionLogit);
   const weights = new Float64Array(HOUSEHOLD_TYPES.length);
   const terms = new Float64Array(COMPOSITION_TERMS);
+  // ln s of every whole size the fit saw, [s] (the same doubles as Math.log): a profile's own and smaller sizes.
+  const lnSize = Float64Array.from({ length: sizeMax + 1 }, (_, s) => Math.log(s));
+  // Where the prepared profile's logits start (its pattern's); in PREPARED's slots, both stages' sums
+  // over its terms before SIZE_TERMS_AT and its age and owner terms (a buffer: a double held by the
+  // closure itself is a new object per write).
+  let marriedAt = 0;
+  const prepared = new Float64Array(PREPARED_SLOTS);
 
-  /** The profile's composition terms into `terms`, clamped to the fit's ranges; returns its pattern. */
-  function writeTerms(profile: Profile, u: number, sizeKnown: boolean): number {
-    const { age, household_members: members } = profile;
-    const ageKnown = age !== undefined && Number.isFinite(age);
-    compositionTerms(
-      Math.min(Math.max(u, uMin), uMax),
-      ageKnown ? Math.min(Math.max(age, ageMin), ageMax) : undefined,
-      sizeKnown ? Math.min(members!, sizeMax) : undefined,
-      profile.is_homeowner,
-      terms,
-      0,
-    );
-    return compositionPattern(ageKnown, sizeKnown, profile.is_homeowner !== undefined);
+  /** Reads the profile's fields other than its size and adds up the terms that do not depend on it. */
+  function prepare(profile: Profile, u: number, sizeKnown: boolean): void {
+    const { age: givenAge, is_homeowner: isHomeowner } = profile;
+    const ageKnown = givenAge !== undefined && Number.isFinite(givenAge);
+    const age = ageKnown ? Math.min(Math.max(givenAge, ageMin), ageMax) : undefined;
+    marriedAt =
+      compositionPattern(ageKnown, sizeKnown, isHomeowner !== undefined) * STAGES * COMPOSITION_TERMS;
+    writeSizeFreeTerms(Math.min(Math.max(u, uMin), uMax), age, terms, 0);
+    prepared[MARRIED_SUM] = addTerms(0, marriedAt, 0, SIZE_TERMS_AT);
+    prepared[ONE_PARENT_SUM] = addTerms(0, marriedAt + COMPOSITION_TERMS, 0, SIZE_TERMS_AT);
+    prepared[AGE_TERM] = ageTerm(age);
+    prepared[OWNER_TERM] = ownerTerm(isHomeowner);
   }
 
-  function weigh(profile: Profile, u: number): void {
-    const type = profile.household_type;
-    const members = profile.household_members;
-    const sizeKnown = members !== undefined && Number.isFinite(members);
-    if (type !== undefined || (sizeKnown && members <= 1))
-      weighGiven(type === undefined ? SINGLE : TYPE_INDEX[type]);
-    else weighByLogits(writeTerms(profile, u, sizeKnown));
+  /** `z` plus the logit terms[from…to) of the stage whose coefficients start at `stageAt`, in order. */
+  function addTerms(z: number, stageAt: number, from: number, to: number): number {
+    let sum = z;
+    for (let j = from; j < to; j++) sum += logit[stageAt + j]! * terms[j]!;
+    return sum;
   }
 
-  /** A stated type (or a household of one, single by definition) has all the weight. */
-  function weighGiven(given: number): void {
-    for (let t = 0; t < weights.length; t++) weights[t] = t === given ? 1 : 0;
-  }
-
-  /** The two stages' logistic models over `terms`, for the pattern of known fields. */
-  function weighByLogits(pattern: number): void {
-    const marriedAt = pattern * STAGES * COMPOSITION_TERMS;
+  /** The prepared profile's weights with the size terms of ln s `ls` (0: size not known). */
+  function weighByLogits(ls: number): void {
+    writeSizeTerms(prepared[AGE_TERM]!, ls, prepared[OWNER_TERM]!, terms, 0);
+    const zMarried = addTerms(prepared[MARRIED_SUM]!, marriedAt, SIZE_TERMS_AT, COMPOSITION_TERMS);
     const oneParentAt = marriedAt + COMPOSITION_TERMS;
-    // Both stages' logits in one loop: two independent sums, each in the same order as alone.
-    let zMarried = 0;
-    let zOneParent = 0;
-    for (let j = 0; j < COMPOSITION_TERMS; j++) {
-      const term = terms[j]!;
-      zMarried += logit[marriedAt + j]! * term;
-      zOneParent += logit[oneParentAt + j]! * term;
-    }
+    const zOneParent = addTerms(prepared[ONE_PARENT_SUM]!, oneParentAt, SIZE_TERMS_AT, COMPOSITION_TERMS);
     const pMarried = logisticOf(zMarried);
     const pOneParent = (1 - pMarried) * logisticOf(zOneParent);
     weights[TYPE_INDEX.married_couple] = pMarried;
@@ -156,7 +177,44 @@ export function compositionWeigher(artifact: CompositionTables): CompositionWeig
     weights[SINGLE] = 1 - pMarried - pOneParent;
   }
 
-  return { factors, weights, weigh };
+  function weighAtSize(members: number): void {
+    if (members <= 1) {
+      weighGiven(SINGLE);
+      return;
+    }
+    const size = Math.min(members, sizeMax);
+    weighByLogits(Number.isInteger(size) ? lnSize[size]! : Math.log(size));
+  }
+
+  function weigh(profile: Profile, u: number): void {
+    const type = profile.household_type;
+    const members = profile.household_members;
+    if (type !== undefined) weighGiven(TYPE_INDEX[type]);
+    else if (members === undefined || !Number.isFinite(members)) {
+      prepare(profile, u, false);
+      weighByLogits(sizeTerm(undefined));
+    } else if (members <= 1) weighGiven(SINGLE);
+    else {
+      prepare(profile, u, true);
+      weighAtSize(members);
+    }
+  }
+
+  /** A stated type (or a household of one, single by definition) has all the weight. */
+  function weighGiven(given: number): void {
+    for (let t = 0; t < weights.length; t++) weights[t] = t === given ? 1 : 0;
+  }
+
+  return {
+    factors,
+    weights,
+    weigh,
+    prepareSizes: (profile, u) => prepare(profile, u, true),
+    weighAtSize,
+  };
 }
+
+/** The slots of a prepared profile (see `compositionWeigher`). */
+const [MARRIED_SUM, ONE_PARENT_SUM, AGE_TERM, OWNER_TERM, PREPARED_SLOTS] = [0, 1, 2, 3, 4] as const;
 
 const logisticOf = (z: number): number => 1 / (1 + Math.exp(-z));

@@ -34,18 +34,12 @@ export interface NeedsLifter {
   weighAndLift(profile: Profile, u: number): void;
 }
 
-/** Mutable, so that the probes at smaller sizes allocate nothing. */
-interface Probe {
-  net_annual_income: number;
-  age: number | undefined;
-  household_members: number;
-  is_homeowner: boolean | undefined;
-}
-
 /**
  * `size` is the artifact's size table, [category][size − 1] with `sizeMax` sizes; `n` the spending
  * categories. The lift of a needs category at s members is max(1, max_{m<s} size(m) M(m) / (size(s) M(s)))
  * with M the profile's mixture factor at m members (the age and other factors are the same at every m).
+ * At one member M is the single type's factor whatever the profile, so that level is computed here once;
+ * the other sizes share the profile's size-free composition terms (`prepareSizes`).
  */
 export function needsLifter(
   weigher: CompositionWeigher,
@@ -55,37 +49,44 @@ export function needsLifter(
 ): NeedsLifter {
   const lift = new Float64Array(n).fill(1);
   const best = new Float64Array(NEEDS_INDEX.length);
-  const probe: Probe = {
-    net_annual_income: 0,
-    age: undefined,
-    household_members: 1,
-    is_homeowner: undefined,
-  };
-  const { factors, weights, weigh } = weigher;
+  const { factors, weights, weigh, prepareSizes, weighAtSize } = weigher;
 
   /** The category's size factor times its mixture factor, at `members`, for the weights just set. */
   const level = (c: number, members: number) =>
     size[c * sizeMax + members - 1]! *
     (weights[0]! * factors[3 * c]! + weights[1]! * factors[3 * c + 1]! + weights[2]! * factors[3 * c + 2]!);
 
-  function weighAndLift(profile: Profile, u: number): void {
-    for (const c of NEEDS_INDEX) lift[c] = 1;
+  // The running maximum's first step, max(0, level at one member), for every profile.
+  weighAtSize(1);
+  const oneMember = Float64Array.from(NEEDS_INDEX, (c) => Math.max(0, level(c, 1)));
+
+  /** The profile's size in the table when its needs are held (no household type, more than one member), else 0. */
+  function heldSize(profile: Profile): number {
     const members = profile.household_members;
-    if (profile.household_type !== undefined || members === undefined || !Number.isFinite(members)) {
+    if (profile.household_type !== undefined || members === undefined || !Number.isFinite(members)) return 0;
+    const s = Math.min(Math.max(Math.round(members), 1), sizeMax);
+    return s === 1 ? 0 : s;
+  }
+
+  /** Into `best`, each needs category's highest level at 1 … s − 1 members, for the prepared profile. */
+  function writeBest(s: number): void {
+    for (let k = 0; k < NEEDS_INDEX.length; k++) best[k] = oneMember[k]!;
+    for (let m = 2; m < s; m++) {
+      weighAtSize(m);
+      for (let k = 0; k < NEEDS_INDEX.length; k++) best[k] = Math.max(best[k]!, level(NEEDS_INDEX[k]!, m));
+    }
+  }
+
+  function weighAndLift(profile: Profile, u: number): void {
+    for (let k = 0; k < NEEDS_INDEX.length; k++) lift[NEEDS_INDEX[k]!] = 1;
+    const s = heldSize(profile);
+    if (s === 0) {
       weigh(profile, u);
       return;
     }
-    const s = Math.min(Math.max(Math.round(members), 1), sizeMax);
-    probe.net_annual_income = profile.net_annual_income;
-    probe.age = profile.age;
-    probe.is_homeowner = profile.is_homeowner;
-    best.fill(0);
-    for (let m = 1; m < s; m++) {
-      probe.household_members = m;
-      weigh(probe, u);
-      for (let k = 0; k < NEEDS_INDEX.length; k++) best[k] = Math.max(best[k]!, level(NEEDS_INDEX[k]!, m));
-    }
-    weigh(profile, u);
+    prepareSizes(profile, u);
+    writeBest(s);
+    weighAtSize(profile.household_members!);
     for (let k = 0; k < NEEDS_INDEX.length; k++) {
       const c = NEEDS_INDEX[k]!;
       const here = level(c, s);

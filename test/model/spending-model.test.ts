@@ -382,7 +382,7 @@ describe('spending model evaluation order', () => {
     );
   }
 
-  it('gives the same doubles as the formula for 20,000 profiles with and without age (whole or not), size, tenure and household type', () => {
+  it('gives the same doubles as the formula for 20,000 profiles with and without age (whole or not), size (1 to sizeMax), tenure and household type', () => {
     let seed = 777;
     const next = () => {
       seed = (seed * 1103515245 + 12345) % 2147483648;
@@ -402,7 +402,7 @@ describe('spending model evaluation order', () => {
       artifact.region[c * regions + regions - 1]! *
       artifact.area[c * areas + areas - 1]!;
     for (let i = 0; i < 20_000; i++) {
-      const members = next() < 0.3 ? undefined : 1 + Math.floor(next() * 10);
+      const members = next() < 0.3 ? undefined : 1 + Math.floor(next() * artifact.sizeMax);
       const type = HOUSEHOLD_TYPES[Math.floor(next() * HOUSEHOLD_TYPES.length)]!;
       const profile: Profile = {
         net_annual_income: Math.exp(6 + next() * 8) + (next() < 0.2 ? 0.5 : 0),
