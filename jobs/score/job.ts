@@ -97,9 +97,9 @@ export interface MainThreadIo {
 /**
  * With CSV input the main thread parses; with Parquet it decodes and encodes in WebAssembly. An engine of
  * its own then costs more memory than its scoring saves time: CSV → CSV, 1 M rows, Node 22, one worker,
- * peak RSS 212–221 MB without it against 265–283 MB with it, in as much CPU time (the main thread's heap,
- * unlike a worker's, is not held small, and its scoring garbage stays resident). Parquet: 268 MB against
- * 291–305 MB.
+ * peak RSS 199–213 MB without it against 257–263 MB with it, in 0.95 of the CPU time (loading it grows the
+ * main thread's heap, which unlike a worker's is not held small), at about 1.2 times the wall time: the
+ * worker then scores every row. Parquet: 268 MB against 291–305 MB. bench/NOTES.md has the measurements.
  */
 export const mainThreadScores = (input: FileFormat, output: FileFormat): boolean =>
   input === 'arrow' && output !== 'parquet';
