@@ -27,13 +27,13 @@ const RSS_LIMIT = 300 * MB;
 // "Flat" memory: ten times the rows may not cost more than a quarter more memory.
 const RSS_FLAT_FACTOR = 1.25;
 const ARROW_SECONDS_PER_MILLION = 5;
-// `outlay score`'s default: one worker thread per core but one, the main thread scoring as well.
+// `outlay score`'s default: one worker thread per core but one (with CSV input the main thread parses, scoring none).
 const WORKERS = Math.max(1, availableParallelism() - 1);
 
 const VARIANTS = {
   floor: 'I/O floor (csv-parse → csv-stringify)',
   workers1: 'outlay score --workers 1 (CSV)',
-  workersDefault: `outlay score, default ${WORKERS} worker(s) + main thread (CSV)`,
+  workersDefault: `outlay score, default ${WORKERS} worker(s) (CSV)`,
   arrow: 'outlay score, Arrow → Arrow',
 } as const;
 type Variant = keyof typeof VARIANTS;

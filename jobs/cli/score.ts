@@ -338,11 +338,7 @@ async function startScorer(
       return new InProcessScorer(await loadEngineFrom(engine), layout);
     }
     const { WorkerPool } = await import('../score/worker-pool.js');
-    // With Parquet the main thread has the WebAssembly decoding and encoding to do, and leaves scoring to
-    // the workers: Parquet → Parquet, 1 M rows, Node 22, one worker, peak RSS 268 MB against 291–305 MB
-    // when it scored too (no engine of its own, less garbage), in as much time (27.2 s against 26.1 and
-    // 28.5 s, run in turn; 21.5 against 20.9–23.4 CPU-s).
-    return WorkerPool.start(workers, { engine, layout }, !io.parquet);
+    return WorkerPool.start(workers, { engine, layout }, io.scores);
   }
   if (argv['api-url'] === undefined) throw new Error('--engine remote needs --api-url');
   checkScoreKey(scoreKey);

@@ -86,9 +86,23 @@ export interface ScoreJobOptions {
 
 /** The main thread's share of the reading and writing, beside scoring. */
 export interface MainThreadIo {
-  /** The input or the scored file is Parquet: decoded or encoded on the main thread, in WebAssembly. */
-  readonly parquet: boolean;
+  /**
+   * Whether the main thread has room to score beside its I/O: only when it reads Arrow and writes Arrow or
+   * CSV (batches passed through). It parses a CSV input and decodes or encodes Parquet itself, and then
+   * leaves scoring to the workers (mainThreadScores).
+   */
+  readonly scores: boolean;
 }
+
+/**
+ * With CSV input the main thread parses; with Parquet it decodes and encodes in WebAssembly. An engine of
+ * its own then costs more memory than its scoring saves time: CSV → CSV, 1 M rows, Node 22, one worker,
+ * peak RSS 199–213 MB without it against 257–263 MB with it, in 0.95 of the CPU time (loading it grows the
+ * main thread's heap, which unlike a worker's is not held small), at about 1.2 times the wall time: the
+ * worker then scores every row. Parquet: 268 MB against 291–305 MB. bench/NOTES.md has the measurements.
+ */
+export const mainThreadScores = (input: FileFormat, output: FileFormat): boolean =>
+  input === 'arrow' && output !== 'parquet';
 
 export interface ScoreJobResult {
   readonly rowsIn: number;
@@ -215,9 +229,7 @@ async function scoreAll(
 ): Promise<Scored> {
   const { options, paths, source } = run;
   const scoringStarted = performance.now();
-  const scorer = await options.startScorer(layout, {
-    parquet: format === 'parquet' || source.format === 'parquet',
-  });
+  const scorer = await options.startScorer(layout, { scores: mainThreadScores(source.format, format) });
   run.scorer = scorer;
   const engineReadyMs = performance.now() - scoringStarted;
   const fingerprint = await checkpointFingerprint(run, layout, scorer.modelVersion);

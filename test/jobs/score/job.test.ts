@@ -17,7 +17,7 @@ import {
 } from 'apache-arrow';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { runScoreJob, type ScoreJobOptions } from '../../../jobs/score/job.js';
+import { type MainThreadIo, runScoreJob, type ScoreJobOptions } from '../../../jobs/score/job.js';
 import { DERIVED_COLUMNS, EXPLANATION_COLUMNS } from '../../../jobs/score/layout.js';
 import { InProcessScorer } from '../../../jobs/score/local-scorer.js';
 import { createEngine } from '../../../src/engine/create-engine.js';
@@ -361,5 +361,23 @@ describe('score job (in process, fake engine)', () => {
     const { result } = await score('net_annual_income,zip\n');
     expect(result).toMatchObject({ rowsIn: 0, rowsScored: 0, rowsRejected: 0 });
     expect((await readCsv(result.files.scored)).length).toBe(1);
+  });
+
+  it('scenario: CSV input, Arrow input with CSV or Parquet output → the scorer is told the main thread scores only for Arrow read and not written as Parquet', async () => {
+    const told: MainThreadIo[] = [];
+    const startScorer: ScoreJobOptions['startScorer'] = async (layout, io) => {
+      told.push(io);
+      return new InProcessScorer(engine, layout);
+    };
+    const csv = 'net_annual_income,zip\n50000,35203\n';
+    const table = new Table({
+      net_annual_income: vectorFromArray([50000], new Float64()),
+      zip: vectorFromArray(['35203'], new Utf8()),
+    });
+    const arrow = Buffer.from(tableToIPC(table, 'file'));
+    await score(csv, { startScorer });
+    await score(arrow, { startScorer, format: 'csv' }, 'households.arrow');
+    await score(arrow, { startScorer, format: 'parquet' }, 'households.arrow');
+    expect(told).toEqual([{ scores: false }, { scores: true }, { scores: false }]);
   });
 });
