@@ -23,7 +23,7 @@ import { readRequestBodies } from './lib/households.js';
 import { generateSample, withScratch } from './lib/outlay.js';
 import { benchScript } from './lib/paths.js';
 import { runChecked } from './lib/process.js';
-import { type Measurement, startFigure, writeResult } from './lib/result.js';
+import { checked, type Measurement, startFigure, writeResult } from './lib/result.js';
 import { interleavedThroughput, measureThroughput, type Throughput } from './lib/timing.js';
 
 const args = parseBenchArgs({
@@ -138,6 +138,20 @@ const rate = (name: string, throughput: Throughput): Measurement => ({
     `${throughput.nanosecondsPerCall.toFixed(0)} ns of CPU per call; ` +
     `${perSecond(throughput.callsPerWallSecond)} by the wall clock`,
 });
+/** Why the evaluation misses its target, from this run's split and what bench/NOTES.md measured. */
+function engineShortfall(evaluation: Throughput): string {
+  const steps = evaluationCosts
+    .map(({ name, step }) => `${name.split(' (')[0]} ${step.toFixed(0)}`)
+    .join(', ');
+  return (
+    `An evaluation took ${evaluation.nanosecondsPerCall.toFixed(0)} ns of CPU; the split, in ns: ${steps}. ` +
+    'The model carries ZIP rent indices, state energy and metro-size effects, a price response held to the ' +
+    "budget and needs that never fall as the household grows; the budget's V8-specific speed rules were " +
+    'removed, being worth less than 5 % of any figure a user sees: the evaluation is about 6 % of a batch ' +
+    "row's CPU and a few percent of an API request's (bench/NOTES.md, Engine)."
+  );
+}
+
 const measurements: Measurement[] = [
   rate('(a) evaluation — geography + model + budget + score into buffers (the target)', measured.evaluation),
   rate('(b) (a) + request validation of a JSON-shaped body', measured.validated),
@@ -159,12 +173,15 @@ await writeResult(args.resultsDir, figureStart, {
   parameters: { profiles: bodies.length, warmupSeconds: args.warmup, measureSeconds: args.seconds },
   measurements,
   targets: [
-    {
-      name: 'model + budget + score (evaluation, a), per core',
-      target: `≥ ${perSecond(TARGET_PER_CORE)}`,
-      measured: perSecond(measured.evaluation.callsPerCpuSecond),
-      met,
-    },
+    checked(
+      {
+        name: 'model + budget + score (evaluation, a), per core',
+        target: `≥ ${perSecond(TARGET_PER_CORE)}`,
+        measured: perSecond(measured.evaluation.callsPerCpuSecond),
+        met,
+      },
+      () => engineShortfall(measured.evaluation),
+    ),
   ],
   notes,
 });

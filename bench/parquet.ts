@@ -87,9 +87,10 @@ const result = await withScratch('parquet', async (dir) => {
         met: timeRatio <= TIME_FACTOR,
       },
       () =>
-        `Parquet used ${ratio(cpu('parquet') / cpu('arrow'))} Arrow's CPU time. Its decoding and encoding ` +
-        'run on the main thread while the workers score, and with Parquet the main thread scores no rows, ' +
-        'which keeps the peak memory under its limit (src/io/parquet-wasm.ts, jobs/score).',
+        `Parquet used ${ratio(cpu('parquet') / cpu('arrow'))} Arrow's CPU time. The main thread bounds the run: ` +
+        'it decodes and encodes (parquet-wasm) and counts the summary while the worker scores, and scores no ' +
+        'rows itself, which keeps the peak memory under its limit. A second worker cannot shorten the main ' +
+        "thread's part and costs about 50 MB (bench/NOTES.md, Batch job).",
     ),
     {
       name: `Peak RSS, Parquet → Parquet, ${rows.toLocaleString('en-US')} rows`,
