@@ -11,6 +11,7 @@ import {
 } from '../../../jobs/build-model/metro-size-effects.js';
 import { CATEGORY_COUNT, CATEGORY_INDEX } from '../../../src/contract/categories.js';
 import { METRO_SIZE_CLASSES } from '../../../src/geo/metro-size.js';
+import { testHousehold } from './test-household.js';
 
 const GASOLINE = CATEGORY_INDEX.gasoline;
 const TRANSIT = CATEGORY_INDEX.public_and_other_transportation;
@@ -21,24 +22,7 @@ function households(popsize: number, level: number, urban: boolean, first: numbe
     const spending = new Float64Array(CATEGORY_COUNT);
     spending[GASOLINE] = level * (i % 2 === 0 ? 900 : 1100);
     spending[TRANSIT] = level * (i % 2 === 0 ? 900 : 1100);
-    return {
-      newid: `${first + i}1`,
-      weight: 1,
-      monthsInScope: 3,
-      age: 40,
-      members: 2,
-      cutenure: 4,
-      isHomeowner: false,
-      stateFips: '36',
-      region: 1,
-      urban,
-      popsize,
-      incRank: 0.5,
-      famType: 1,
-      grossIncome: 50_000,
-      takeHome: 40_000,
-      spending,
-    };
+    return testHousehold(first + i, spending, { urban, popsize });
   });
 }
 

@@ -8,6 +8,7 @@ import {
   stateFactorTable,
 } from '../../../jobs/build-model/state-effects.js';
 import { CATEGORY_COUNT, CATEGORY_INDEX } from '../../../src/contract/categories.js';
+import { testHousehold } from './test-household.js';
 
 const ELECTRICITY = CATEGORY_INDEX.electricity;
 
@@ -21,24 +22,7 @@ function households(
   return Array.from({ length: count }, (_, i) => {
     const spending = new Float64Array(CATEGORY_COUNT);
     spending[ELECTRICITY] = spend(i);
-    return {
-      newid: `${first + i}1`,
-      weight: 1,
-      monthsInScope: 3,
-      age: 40,
-      members: 2,
-      cutenure: 4,
-      isHomeowner: false,
-      stateFips,
-      region: 4,
-      urban: true,
-      popsize: 0,
-      incRank: 0.5,
-      famType: 1,
-      grossIncome: 50_000,
-      takeHome: 40_000,
-      spending,
-    };
+    return testHousehold(first + i, spending, { stateFips, region: 4 });
   });
 }
 
