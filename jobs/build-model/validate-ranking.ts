@@ -29,6 +29,8 @@ import type { SourceReader } from './sources.js';
 export interface RankingInputs extends ScoringInputs {
   /** The committed extract's CU-quarters (2014 dollars). */
   readonly households: readonly Household[];
+  /** The intervals' bootstrap; BOOTSTRAP (the card's) by default. */
+  readonly bootstrap?: BootstrapOptions;
 }
 
 const QUINTILE_STEPS = 1000;
@@ -106,7 +108,7 @@ export function rankingTable(inputs: RankingInputs): string {
     '',
     metricTable('KS', groups, scorers, (r) => r.ks),
     '',
-    differenceTable(groups, scorers),
+    differenceTable(groups, scorers, inputs.bootstrap ?? BOOTSTRAP),
   ].join('\n');
 }
 
@@ -145,7 +147,7 @@ function metricTable(
   return [header, `|---|${groups.map(() => '--:').join('|')}|`, ...rows].join('\n');
 }
 
-function differenceTable(groups: readonly Group[], scorers: Scorers): string {
+function differenceTable(groups: readonly Group[], scorers: Scorers, bootstrap: BootstrapOptions): string {
   const header = `| AUC difference (95 % interval) | ${groups.map((g) => g.label.split(':')[0]).join(' | ')} |`;
   const rows = COMPARISONS.map(([better, baseline, label]) => {
     const cells = groups.map(({ members }) => {
@@ -157,7 +159,7 @@ function differenceTable(groups: readonly Group[], scorers: Scorers): string {
           weights: members.map((s) => s.h.weight),
           clusters: members.map((s) => consumerUnit(s.h.newid)),
         },
-        BOOTSTRAP,
+        bootstrap,
       );
       return `${signed(d.estimate)} (${signed(d.low)} to ${signed(d.high)})`;
     });
