@@ -34,6 +34,6 @@ describe('model card ranking table rebuild from raw data', () => {
       );
       expect(ranking!.trim()).toBe(committed);
     },
-    900_000,
+    1_800_000,
   );
 });
