@@ -40,9 +40,9 @@ export const BOOTSTRAP: BootstrapOptions = { replicates: 1000, seed: 20261128, l
 const COMPARISONS: readonly (readonly [ScorerName, ScorerName, string])[] = [
   ['index', 'takeHome', 'index (payments stated) over take-home alone'],
   ['unstated', 'takeHome', 'the peer model alone: index with nothing stated over take-home alone'],
-  ['index', 'residualShare', 'the peer model over the plain residual, as a share of take-home'],
-  ['index', 'residual', 'the index over the plain residual in dollars'],
-  ['index', 'regression', 'the index over the same-inputs regression'],
+  ['index', 'residual', 'the peer model over the plain residual (take-home − payments, $)'],
+  ['index', 'residualShare', 'the peer model over the plain residual as a share of take-home'],
+  ['index', 'regression', 'index (payments stated) over the same-inputs regression'],
 ];
 
 /**
