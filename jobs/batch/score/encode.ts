@@ -13,7 +13,7 @@ import { type CellGrid, cellAt } from '../io/input-source.js';
 import type { Cell } from '../io/typed-columns.js';
 import { type Utf8Buffers, Utf8ColumnBuilder } from '../io/utf8-column.js';
 import { type ScoredRows, type ScoredRowsBuffer, scoredRowsBuffer } from '../report/summary.js';
-import type { ExplanationValues } from './explain.js';
+import type { ExplanationValues, WrittenFigures } from './explain.js';
 import type { OutputLayout } from './layout.js';
 
 /** Derived values of the scored rows of a batch, column by column (Arrow output). */
@@ -78,9 +78,6 @@ export interface EncodedBatch {
 }
 
 export const cellText = (cell: Cell): string => (cell === null || cell === undefined ? '' : String(cell));
-
-/** What the scored files write of a household: its figures but the model's unrounded amounts. */
-export type WrittenFigures = Omit<HouseholdFigures, 'modeled'>;
 
 export type RowOutcome =
   | {

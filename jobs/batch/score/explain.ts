@@ -12,10 +12,12 @@ import { type ScoreParts, statedByIndex } from '../../../src/engine/index-score.
 import { type ScoreColumns, scoreColumns } from '../../../src/engine/score-details.js';
 import type { ScoreReference } from '../../../src/engine/score-reference.js';
 import type { HouseholdFigures, LocalEngine } from '../../../src/engine/types.js';
-import type { WrittenFigures } from './encode.js';
 import type { ScoringOptions } from './layout.js';
 
 /** What the explanation columns write of one household (EXPLANATION_COLUMNS order, `expense_flags` last). */
+/** What the scored files write of a household: its figures but the model's unrounded amounts. */
+export type WrittenFigures = Omit<HouseholdFigures, 'modeled'>;
+
 export interface ExplanationValues extends ScoreColumns {
   /** The expense flags as `CODE:category` (`CODE` alone for a total), joined by `;`, empty when none. */
   readonly expense_flags: string;
