@@ -7,7 +7,6 @@ import { CATEGORIES, CATEGORY_COUNT } from '../../../src/contract/categories.js'
 import type { ErrorItem } from '../../../src/contract/schemas.js';
 import { PSA_KEY } from '../../../src/contract/schemas.js';
 import { formatScore } from '../../../src/engine/rounding.js';
-import type { HouseholdFigures } from '../../../src/engine/types.js';
 import { CsvBytes } from '../io/csv-bytes.js';
 import { type CellGrid, cellAt } from '../io/input-source.js';
 import type { Cell } from '../io/typed-columns.js';
