@@ -87,7 +87,7 @@ const ENGINE_INFO = new CheckedAnswer(EngineInfo);
 const readBudget: AnswerReader<Float64Array> = (body) => BUDGET_ANSWER.read(body);
 const readModel: AnswerReader<Float64Array> = (body) => MODEL_ANSWER.read(body);
 
-/** The scores with their `details`, which the batch's explanation columns are read from (jobs/score). */
+/** The scores with their `details`, which the batch's explanation columns are read from (jobs/batch/score). */
 const EXPLAINED_SCORE_PATH = `${OPERATION_PATHS.score}?explain=true`;
 const EXPLAINED_EVALUATE_PATH = `${SERVICE_PATHS.evaluate}?explain=true`;
 /** The evaluate answer in rows where the server offers it, else JSON. */

@@ -7,7 +7,14 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { access, mkdir, readdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BIN, householdsCsv, modelArgs, runCli, tempDir, writeTestArtifact } from '../jobs/score/helpers.js';
+import {
+  BIN,
+  householdsCsv,
+  modelArgs,
+  runCli,
+  tempDir,
+  writeTestArtifact,
+} from '../jobs/batch/score/helpers.js';
 
 /** Long enough (in 64-row batches) that a signal sent once the first checkpoint exists lands mid-run. */
 const ROWS = 12_000;

@@ -7,7 +7,7 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/paths.js';
-import { tempDir } from '../jobs/score/helpers.js';
+import { tempDir } from '../jobs/batch/score/helpers.js';
 import {
   createKeyWithCli,
   remoteScoreArgs,

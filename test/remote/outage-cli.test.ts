@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../bench/lib/process.js';
-import { tempDir } from '../jobs/score/helpers.js';
+import { tempDir } from '../jobs/batch/score/helpers.js';
 import {
   createKeyWithCli,
   outcomeOf,

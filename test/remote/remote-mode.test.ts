@@ -11,13 +11,13 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runScoreJob, type ScoreJobOptions } from '../../jobs/score/job.js';
-import { InProcessScorer } from '../../jobs/score/local-scorer.js';
-import { RemoteScorer } from '../../jobs/score/remote-scorer.js';
+import { runScoreJob, type ScoreJobOptions } from '../../jobs/batch/score/job.js';
+import { InProcessScorer } from '../../jobs/batch/score/local-scorer.js';
+import { RemoteScorer } from '../../jobs/batch/score/remote-scorer.js';
 import { createEngine } from '../../src/engine/create-engine.js';
 import { RemoteClient } from '../../src/remote/client.js';
 import { fakeGeo, fakeModel, fakeReference } from '../engine/fakes.js';
-import { householdsCsv, scoreJobOptions, tempDir } from '../jobs/score/helpers.js';
+import { householdsCsv, scoreJobOptions, tempDir } from '../jobs/batch/score/helpers.js';
 import { startTestServer, type TestServer } from '../server/helpers.js';
 
 const engine = createEngine({ model: fakeModel(), geo: fakeGeo, reference: fakeReference('fake-1') });

@@ -1,0 +1,90 @@
+/** Scores a batch with an in-process engine: used by the worker threads, and on the main thread with --workers 0. */
+import { checkRequest, type ValidRequest } from '../../../src/contract/validate.js';
+import type { ScoreReference } from '../../../src/engine/score-reference.js';
+import type { LocalEngine } from '../../../src/engine/types.js';
+import type { CellGrid } from '../io/input-source.js';
+import { BatchRequests } from '../io/row-request.js';
+import { BatchEncoder, type EncodedBatch, type RowOutcome } from './encode.js';
+import { explainedFigures, referenceOf } from './explain.js';
+import type { OutputLayout } from './layout.js';
+import type { BatchScorer } from './scorer.js';
+import { prepareRow, type WorkBatch } from './work.js';
+
+/**
+ * A scorer's engine with its batch requests, read and checked column by column. A row the fast path
+ * cannot score (an unreadable cell, a body the contract refuses) is taken again the general way, with a
+ * body of its own, so that its errors are exactly those `prepareRow` and the engine report.
+ */
+export class LocalScoring {
+  private readonly requests: BatchRequests;
+  private readonly reference: ScoreReference;
+  /** The fair-lending profile's score values of the row at hand (`explainedFigures`). */
+  private readonly scoreValues = new Float64Array(3);
+
+  constructor(
+    readonly engine: LocalEngine,
+    private readonly layout: OutputLayout,
+  ) {
+    this.requests = new BatchRequests(layout.plan);
+    this.reference = referenceOf(engine);
+  }
+
+  scoreBatch(batch: WorkBatch): EncodedBatch {
+    const { layout, requests } = this;
+    const { cells } = batch;
+    const count = batch.rowNumbers.length;
+    const encoder = new BatchEncoder(layout, batch.seq, cells, batch.rowNumbers);
+    requests.load(cells, count, layout.header.length);
+    for (let i = 0; i < count; i++) {
+      const valid = requests.validated(i);
+      if (valid !== undefined) {
+        const { figures, explanation } = this.explained(valid);
+        encoder.addScored(i, figures, explanation, valid.demographics);
+      } else encoder.add(i, this.scoreRow(cells, i));
+    }
+    return encoder.finish();
+  }
+
+  private explained(request: ValidRequest) {
+    return explainedFigures(this.engine, this.reference, request, this.layout.scoring, this.scoreValues);
+  }
+
+  private scoreRow(cells: CellGrid, index: number): RowOutcome {
+    const row = prepareRow(this.layout, cells, index);
+    if (!row.ok) return row;
+    const request = checkRequest(row.body);
+    if (request === undefined) {
+      const result = this.engine.householdFigures(row.body);
+      if (result.ok) throw new Error('a row failed the schema check once and passed it once');
+      return { ok: false, errors: result.error.errors };
+    }
+    const { figures, explanation } = this.explained(request);
+    return { ok: true, value: figures, explanation, demographics: row.body.demographics };
+  }
+}
+
+/** The engine on the main thread (`--workers 0`): no thread hand-off, for small files and debugging. */
+export class InProcessScorer implements BatchScorer {
+  readonly engineKind = 'local';
+  readonly parallelBatches = 1;
+
+  private readonly scoring: LocalScoring;
+
+  constructor(engine: LocalEngine, layout: OutputLayout) {
+    this.scoring = new LocalScoring(engine, layout);
+  }
+
+  get modelVersion(): string {
+    return this.scoring.engine.modelVersion;
+  }
+
+  get priceYear(): number {
+    return this.scoring.engine.priceYear;
+  }
+
+  async score(batch: WorkBatch): Promise<EncodedBatch> {
+    return this.scoring.scoreBatch(batch);
+  }
+
+  async close(): Promise<void> {}
+}
