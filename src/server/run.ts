@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import type { Level, Logger } from 'pino';
-import { openKeyStore } from '../keys/key-store.js';
+import { openKeyStore } from '../keys/open-key-store.js';
 import { loadEngine } from '../runtime/load-engine.js';
 import { buildAdminServer } from './admin-server.js';
 import { buildServer } from './build-server.js';
