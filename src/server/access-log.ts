@@ -3,6 +3,8 @@
  * the X-Request-Id answer header), client address (after the trusted proxies, see ServerConfig.trustProxy),
  * route, method, status, latency and key id. Never the body, never the key.
  */
+import type { Socket } from 'node:net';
+import { Server as TlsServer } from 'node:tls';
 import type { FastifyInstance } from 'fastify';
 import type { Metrics } from './metrics.js';
 
@@ -10,6 +12,12 @@ import type { Metrics } from './metrics.js';
 const UNMATCHED = 'unmatched';
 
 export function logAndMeasureRequests(app: FastifyInstance, metrics: Metrics): void {
+  // A socket learns its peer's address when first asked and keeps it; asked only at the access line, a
+  // socket the client had already reset (or that a refusal closed) would answer undefined. Over TLS the
+  // encrypted socket is asked, not the TCP one under it.
+  app.server.on(app.server instanceof TlsServer ? 'secureConnection' : 'connection', (socket: Socket) => {
+    socket.remoteAddress;
+  });
   app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? UNMATCHED;
     const ms = reply.elapsedTime;
