@@ -80,7 +80,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   installSecurityHeaders(app, { tls: config.tls !== undefined });
   readJsonBodiesOnly(app, config.acceptTextPlainJson);
 
-  logAndMeasureRequests(app, options.metrics ?? createMetrics());
+  logAndMeasureRequests(app, options.metrics ?? createMetrics(), { enabled: config.accessLog });
   app.register(underPressure, {
     maxEventLoopDelay: config.maxEventLoopDelayMs,
     sampleInterval: config.pressureSampleIntervalMs,

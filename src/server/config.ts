@@ -40,6 +40,8 @@ export interface ServerConfig {
    * proxy (connection-limits.ts).
    */
   readonly maxConnectionsPerAddress?: number;
+  /** One line per answered request (access-log.ts), whatever the logger's level. */
+  readonly accessLog: boolean;
   /** The server speaks HTTPS when given. */
   readonly tls?: TlsConfig;
   /**
@@ -72,5 +74,6 @@ export const DEFAULT_SERVER_CONFIG: ServerConfig = {
   // server is closing.
   keepAliveTimeoutMs: 72_000,
   maxConnections: 1024,
+  accessLog: true,
   acceptTextPlainJson: false,
 };

@@ -39,6 +39,8 @@ export interface RunServerOptions {
     | 'requestTimeoutMs'
     | 'keepAliveTimeoutMs'
     | 'maxConnections'
+    | 'maxConnectionsPerAddress'
+    | 'accessLog'
     | 'trustProxy'
     | 'redisUrl'
     | 'acceptTextPlainJson'
