@@ -3,10 +3,9 @@
  * the OpenAPI document and CSV columns are all derived from these.
  */
 
-import { DEFAULT_STRESS_MULTIPLIER } from '../engine/lending.js';
 import Type, { type Static, type TSchema } from '../vendor/typebox.js';
 import { CATEGORIES, type Category } from './categories.js';
-import { LIMITS } from './limits.js';
+import { DEFAULT_STRESS_MULTIPLIER, LIMITS } from './limits.js';
 
 const money = (description: string) => Type.Number({ minimum: 0, maximum: LIMITS.amountMax, description });
 
