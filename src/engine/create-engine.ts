@@ -11,6 +11,7 @@ import {
   DEFAULT_SCORE_KEY,
   type GivenBudget,
   type InvalidRequestBody,
+  LENDING_SCORE_KEY,
   type ModelResponse,
   PSA_KEY,
   SAVINGS_SCORE_KEY,
@@ -25,9 +26,10 @@ import { type EvaluationBuffers, evaluationSteps } from './evaluation.js';
 import { fairLendingRequest } from './fair-lending.js';
 import { statedWithGroups } from './grouping.js';
 import type { ScoreParts } from './index-score.js';
+import { lendingOf } from './lending.js';
 import { type ModelRangesResponse, rangesRecord } from './model-ranges.js';
 import { categoryRecord, fixedKeyRecord } from './record.js';
-import { roundHalfAwayFromZero } from './rounding.js';
+import { formatIndex, roundHalfAwayFromZero } from './rounding.js';
 import { scoreTexts } from './score.js';
 import { scoreDetails, writeBasisScoreValues } from './score-details.js';
 import type { ScoreReference } from './score-reference.js';
@@ -53,7 +55,7 @@ export function createEngine({ model, geo, reference, config }: EngineParts): Lo
   const scoreKey = checkScoreKey(config?.scoreKey ?? DEFAULT_SCORE_KEY);
   const { buffers, readFixedExpenses, predict, allocate, score } = evaluationSteps(model);
   const peerRanges = peerRangesOf(model, buffers.modeled);
-  const scoreRecord = fixedKeyRecord([PSA_KEY, scoreKey, SAVINGS_SCORE_KEY]);
+  const scoreRecord = scoreAnswerer(scoreKey);
   // Set by every call; any geography will do until the first.
   const figures = figuresOver(buffers, geo.resolve(''));
 
@@ -109,16 +111,14 @@ export function createEngine({ model, geo, reference, config }: EngineParts): Lo
       return { ok: true, value: { model: categoryRecord(evaluated.value.model) } };
     },
     score(body, options) {
-      const evaluated =
-        options?.profile === 'fair-lending'
-          ? fairLendingFigures(body, householdFiguresOf)
-          : householdFigures(body);
-      if (!evaluated.ok) return evaluated;
-      return { ok: true, value: scoreRecord(scoreTexts(evaluated.value.scoreValues)) };
+      const request = checkRequest(body);
+      if (request === undefined) return rejected(body);
+      const profiled = options?.profile === 'fair-lending' ? fairLendingRequest(request) : request;
+      return { ok: true, value: scoreRecord(request, householdFiguresOf(profiled).scoreValues) };
     },
     modelRanges: modelRanger(householdFiguresOf, peerRanges),
     explainedScore: scoreExplainer({ model, reference, householdFiguresOf, scoreRecord, peerRanges }),
-    household: householdAnswerer(householdFigures, scoreRecord),
+    household: householdAnswerer(householdFiguresOf, scoreRecord),
     householdFigures,
     householdFiguresOf,
     peerBenchmarksOf: (profile) => peerRanges.benchmarksOf(profile),
@@ -127,22 +127,44 @@ export function createEngine({ model, geo, reference, config }: EngineParts): Lo
 
 /** `Engine.household` over the engine's own evaluation. */
 function householdAnswerer(
-  householdFigures: (body: unknown) => Result<HouseholdFigures>,
-  scoreRecord: (texts: readonly string[]) => ScoreResponse,
+  householdFiguresOf: (request: ValidRequest) => HouseholdFigures,
+  scoreRecord: ScoreAnswerer,
 ): Engine['household'] {
   return (body) => {
-    const evaluated = householdFigures(body);
-    if (!evaluated.ok) return evaluated;
-    const { budget, model, scoreValues, geography } = evaluated.value;
+    const request = checkRequest(body);
+    if (request === undefined) return rejected(body);
+    const { budget, model, scoreValues, geography } = householdFiguresOf(request);
     return {
       ok: true,
       value: {
         budget: categoryRecord(budget),
         model: categoryRecord(model),
-        score: scoreRecord(scoreTexts(scoreValues)),
+        score: scoreRecord(request, scoreValues),
         geo: { geo_level: geography.level, state: geography.state, cbsa: geography.cbsa },
       },
     };
+  };
+}
+
+/** The score answer of a request from its score values (`writeScoreValues`' order). */
+type ScoreAnswerer = (request: ValidRequest, values: ArrayLike<number>) => ScoreResponse;
+
+/**
+ * The score answer: the three values under their keys and, when the request has a `loan`, its lending
+ * index under LENDING_SCORE_KEY (lender mode on the answer's own PSA; docs/scores.md).
+ */
+function scoreAnswerer(scoreKey: string): ScoreAnswerer {
+  const plain = fixedKeyRecord([PSA_KEY, scoreKey, SAVINGS_SCORE_KEY]);
+  const withLending = fixedKeyRecord([PSA_KEY, scoreKey, SAVINGS_SCORE_KEY, LENDING_SCORE_KEY]);
+  return (request, values) => {
+    const texts = scoreTexts(values);
+    const { loan } = request;
+    if (loan === undefined) return plain(texts);
+    const lending = lendingOf(values[0]!, request.demographics.net_annual_income, {
+      monthlyPayment: loan.monthly_payment,
+      stressMultiplier: loan.stress_multiplier,
+    });
+    return withLending([...texts, formatIndex(lending.index)]);
   };
 }
 
@@ -162,16 +184,6 @@ const figuresOver = (buffers: EvaluationBuffers, geography: Geography): Writable
   geography,
   stated: undefined,
 });
-
-/** The figures of a body without age and household type (the fair-lending profile's score). */
-function fairLendingFigures(
-  body: unknown,
-  figuresOf: (request: ValidRequest) => HouseholdFigures,
-): Result<HouseholdFigures> {
-  const request = checkRequest(body);
-  if (request === undefined) return rejected(body);
-  return { ok: true, value: figuresOf(fairLendingRequest(request)) };
-}
 
 /** The explanations' view of a request just evaluated: its stated amounts and the model's. */
 function scorePartsOf(request: ValidRequest, figures: EvaluatedFigures): ScoreParts {
@@ -218,7 +230,7 @@ interface ExplainerParts {
   readonly model: SpendingModel;
   readonly reference: ScoreReference | undefined;
   householdFiguresOf(request: ValidRequest): EvaluatedFigures;
-  scoreRecord(texts: readonly string[]): ScoreResponse;
+  readonly scoreRecord: ScoreAnswerer;
 }
 
 /** `Engine.explainedScore` over the engine's own evaluation. */
@@ -247,7 +259,7 @@ function scoreExplainer(
       loan: request.loan,
       grossIncome: request.demographics.gross_annual_income,
     });
-    return { ok: true, value: { ...parts.scoreRecord(scoreTexts(figures.scoreValues)), details } };
+    return { ok: true, value: { ...parts.scoreRecord(request, figures.scoreValues), details } };
   };
 }
 
@@ -266,9 +278,9 @@ const INHERITED_NAMES = new Set(Object.getOwnPropertyNames(Object.prototype));
  * nor with a name every object inherits. Exported for remote mode, which reads the score under this key.
  */
 export function checkScoreKey(key: string): string {
-  if (key.length === 0 || key === PSA_KEY || key === SAVINGS_SCORE_KEY) {
+  if (key.length === 0 || key === PSA_KEY || key === SAVINGS_SCORE_KEY || key === LENDING_SCORE_KEY) {
     throw new Error(
-      `invalid score key ${JSON.stringify(key)}: it must be non-empty and differ from "${PSA_KEY}" and "${SAVINGS_SCORE_KEY}"`,
+      `invalid score key ${JSON.stringify(key)}: it must be non-empty and differ from "${PSA_KEY}", "${SAVINGS_SCORE_KEY}" and "${LENDING_SCORE_KEY}"`,
     );
   }
   if (INHERITED_NAMES.has(key))
