@@ -11,7 +11,7 @@ import type { GivenBudget } from '../../src/contract/schemas.js';
 import { createEngine } from '../../src/engine/create-engine.js';
 import { clampedScore, indicesOf, statedSpending } from '../../src/engine/index-score.js';
 import type { LocalEngine } from '../../src/engine/types.js';
-import type { Geography } from '../../src/geo/types.js';
+import type { Geography, GeoResolver } from '../../src/geo/types.js';
 import type { SpendingModel } from '../../src/model/types.js';
 import type { Household } from './extract-households.js';
 import { fitGlm } from './glm.js';
@@ -79,10 +79,17 @@ function outlayIndex(
  * price parities, national where CE suppresses the state; CE's region and urbanity), as the calibration
  * sees it. Requests the API's validation refuses are counted by their first error.
  */
+/** Each key's household geography; every key is known (there is no prefix to fall back to). */
+const heldOutGeography = (geographies: readonly Geography[]): GeoResolver => ({
+  resolve: (zip) => geographies[Number(zip)]!,
+  knows: () => true,
+  resolvePrefix: () => undefined,
+});
+
 function scoreHeldOut(inputs: RankingInputs, test: readonly Household[]) {
   const geographies: Geography[] = test.map((h) => householdGeography(h, inputs.rpp, inputs.stateCodes));
   if (test.length > 100_000) throw new Error('more held-out households than 5-digit keys');
-  const engine = createEngine({ model: inputs.model, geo: { resolve: (zip) => geographies[Number(zip)]! } });
+  const engine = createEngine({ model: inputs.model, geo: heldOutGeography(geographies) });
   const dollars = (x: number) => Math.round(x * inputs.incomeScale * 100) / 100;
   const scored: Scored[] = [];
   const refused = new Map<string, number>();

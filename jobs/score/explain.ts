@@ -9,7 +9,7 @@ import type { ValidRequest } from '../../src/contract/validate.js';
 import { expenseFlags } from '../../src/engine/benchmark.js';
 import { fairLendingRequest } from '../../src/engine/fair-lending.js';
 import { type ScoreParts, statedByIndex } from '../../src/engine/index-score.js';
-import { type ScoreColumns, scoreColumns } from '../../src/engine/score-details.js';
+import { geoFlags, type ScoreColumns, scoreColumns } from '../../src/engine/score-details.js';
 import type { ScoreReference } from '../../src/engine/score-reference.js';
 import type { HouseholdFigures, LocalEngine } from '../../src/engine/types.js';
 import type { WrittenFigures } from './encode.js';
@@ -17,7 +17,10 @@ import type { ScoringOptions } from './layout.js';
 
 /** What the explanation columns write of one household (EXPLANATION_COLUMNS order, `expense_flags` last). */
 export interface ExplanationValues extends ScoreColumns {
-  /** The expense flags as `CODE:category` (`CODE` alone for a total), joined by `;`, empty when none. */
+  /**
+   * The expense flags as `CODE:category` (`CODE` alone for a total), then the ZIP flag of a place scored
+   * with less than local detail, joined by `;`, empty when none.
+   */
   readonly expense_flags: string;
 }
 
@@ -78,7 +81,10 @@ export function explainedFigures(
     savings_index: columns.savings_index,
     outlay_percentile: columns.outlay_percentile,
     reason_codes: columns.reason_codes,
-    expense_flags: flagText(expenseFlags(parts, benchmarks, stated)),
+    expense_flags: flagText([
+      ...expenseFlags(parts, benchmarks, stated),
+      ...geoFlags(figures.geography.level),
+    ]),
   };
   if (profile === 'standard') return { figures, explanation };
   scoreValues.set(figures.scoreValues);

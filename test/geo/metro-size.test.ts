@@ -46,6 +46,6 @@ describe('committed geography, ZIP → metro-size class', () => {
     const rural = geo.resolve('59001');
     expect(rural.cbsa).toBeNull();
     expect(rural.metroSize).toBeNull();
-    expect(geo.resolve('09001')).toMatchObject({ level: 'zip3', metroSize: null });
+    expect(geo.resolve('09001')).toMatchObject({ level: 'outside', metroSize: null });
   });
 });
