@@ -10,7 +10,7 @@ import type { GivenBudget } from '../../src/contract/schemas.js';
 import { createEngine } from '../../src/engine/create-engine.js';
 import { clampedScore, indicesOf, statedSpending } from '../../src/engine/index-score.js';
 import type { LocalEngine } from '../../src/engine/types.js';
-import type { Geography } from '../../src/geo/types.js';
+import type { Geography, GeoResolver } from '../../src/geo/types.js';
 import type { SpendingModel } from '../../src/model/types.js';
 import type { Household } from './extract-households.js';
 import { fitGlm } from './glm.js';
@@ -65,6 +65,13 @@ function outlayIndex(
   return index;
 }
 
+/** Each key's household geography; every key is known (there is no prefix to fall back to). */
+const heldOutGeography = (geographies: readonly Geography[]): GeoResolver => ({
+  resolve: (zip) => geographies[Number(zip)]!,
+  knows: () => true,
+  resolvePrefix: () => undefined,
+});
+
 /**
  * Scores every held-out household through the engine. CE publishes no ZIP: each request carries its
  * position as a ZIP-shaped key, which the resolver maps to the household's state geography (2023 state
@@ -74,7 +81,7 @@ function outlayIndex(
 export function scoreHeldOut(inputs: ScoringInputs, test: readonly Household[]) {
   const geographies: Geography[] = test.map((h) => householdGeography(h, inputs.rpp, inputs.stateCodes));
   if (test.length > 100_000) throw new Error('more held-out households than 5-digit keys');
-  const engine = createEngine({ model: inputs.model, geo: { resolve: (zip) => geographies[Number(zip)]! } });
+  const engine = createEngine({ model: inputs.model, geo: heldOutGeography(geographies) });
   const dollars = (x: number) => Math.round(x * inputs.incomeScale * 100) / 100;
   const scored: Scored[] = [];
   const refused = new Map<string, number>();

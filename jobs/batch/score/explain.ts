@@ -9,7 +9,7 @@ import type { ValidRequest } from '../../../src/contract/validate.js';
 import { expenseFlags } from '../../../src/engine/benchmark.js';
 import { fairLendingRequest } from '../../../src/engine/fair-lending.js';
 import { type ScoreParts, statedByIndex } from '../../../src/engine/index-score.js';
-import { type ScoreColumns, scoreColumns } from '../../../src/engine/score-details.js';
+import { geoFlags, type ScoreColumns, scoreColumns } from '../../../src/engine/score-details.js';
 import type { ScoreReference } from '../../../src/engine/score-reference.js';
 import type { HouseholdFigures, LocalEngine } from '../../../src/engine/types.js';
 import type { ScoringOptions } from './layout.js';
@@ -19,7 +19,10 @@ import type { ScoringOptions } from './layout.js';
 export type WrittenFigures = Omit<HouseholdFigures, 'modeled'>;
 
 export interface ExplanationValues extends ScoreColumns {
-  /** The expense flags as `CODE:category` (`CODE` alone for a total), joined by `;`, empty when none. */
+  /**
+   * The expense flags as `CODE:category` (`CODE` alone for a total), then the ZIP flag of a place scored
+   * with less than local detail, joined by `;`, empty when none.
+   */
   readonly expense_flags: string;
 }
 
@@ -80,7 +83,10 @@ export function explainedFigures(
     savings_index: columns.savings_index,
     outlay_percentile: columns.outlay_percentile,
     reason_codes: columns.reason_codes,
-    expense_flags: flagText(expenseFlags(parts, benchmarks, stated)),
+    expense_flags: flagText([
+      ...expenseFlags(parts, benchmarks, stated),
+      ...geoFlags(figures.geography.level),
+    ]),
   };
   if (profile === 'standard') return { figures, explanation };
   scoreValues.set(figures.scoreValues);

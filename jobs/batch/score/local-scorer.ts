@@ -37,7 +37,7 @@ export class LocalScoring {
     requests.load(cells, count, layout.header.length);
     for (let i = 0; i < count; i++) {
       const valid = requests.validated(i);
-      if (valid !== undefined) {
+      if (valid !== undefined && this.engine.refusalOf(valid) === undefined) {
         const { figures, explanation } = this.explained(valid);
         encoder.addScored(i, figures, explanation, valid.demographics);
       } else encoder.add(i, this.scoreRow(cells, i));
@@ -53,9 +53,9 @@ export class LocalScoring {
     const row = prepareRow(this.layout, cells, index);
     if (!row.ok) return row;
     const request = checkRequest(row.body);
-    if (request === undefined) {
+    if (request === undefined || this.engine.refusalOf(request) !== undefined) {
       const result = this.engine.householdFigures(row.body);
-      if (result.ok) throw new Error('a row failed the schema check once and passed it once');
+      if (result.ok) throw new Error('a row the engine refused once was accepted once');
       return { ok: false, errors: result.error.errors };
     }
     const { figures, explanation } = this.explained(request);
