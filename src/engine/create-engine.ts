@@ -11,9 +11,9 @@ import {
   DEFAULT_SCORE_KEY,
   type GivenBudget,
   type InvalidRequestBody,
+  LENDING_SCORE_KEY,
   type ModelResponse,
   PSA_KEY,
-  LENDING_SCORE_KEY,
   SAVINGS_SCORE_KEY,
   type ScoreResponse,
 } from '../contract/schemas.js';

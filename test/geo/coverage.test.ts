@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UNKNOWN_ZIP_MESSAGE } from '../../src/engine/create-engine.js';
 import { OPERATION_PATHS } from '../../src/server/endpoints.js';
-import { runCli, tempDir } from '../jobs/score/helpers.js';
+import { runCli, tempDir } from '../jobs/batch/score/helpers.js';
 import { postJson, useShippedServer } from '../server/shipped-server.js';
 
 const shipped = useShippedServer();

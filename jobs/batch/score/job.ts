@@ -212,7 +212,7 @@ async function scoreAndPublish(run: Run, format: FileFormat): Promise<ScoreJobRe
   const report = await stageOutputs(run.outputs!, options.outDir, name, () =>
     summary.finish(summaryMeta(run, scored, inputSha256)),
   );
-  await publishOutputs(run.outputs!, report, run.paths.checkpoint);
+  await publishOutputs(run.outputs!, report, run.paths.checkpoint, run.lock!);
   return resultOf(run, scored, report);
 }
 
