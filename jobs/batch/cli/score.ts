@@ -145,6 +145,11 @@ const scoreOptions = {
     describe:
       'JSON column map: {"columns": {"theirs": "contract_name"}, "booleans": {"true": ["Y"], "false": ["N"]}}',
   },
+  'pass-through': {
+    type: 'string',
+    describe:
+      'Comma-separated input columns to pass through unused although their names are close to a field (otherwise the job stops, naming the --map line that uses them)',
+  },
   resume: {
     type: 'boolean',
     default: false,
@@ -243,8 +248,9 @@ async function runJob(argv: ScoreArgs, logger: Logger, stop: AbortSignal): Promi
       encoding: argv.encoding,
     },
     shard: argv.shard === undefined ? null : parseShard(argv.shard),
-    groupBy: argv['group-by'] === undefined ? [] : argv['group-by'].split(',').map((name) => name.trim()),
+    groupBy: listOption(argv['group-by']),
     mapFile: argv.map,
+    passThrough: listOption(argv['pass-through']),
     resume: argv.resume,
     progressBar: argv.progress ?? process.stderr.isTTY === true,
     batchRows: positiveInteger('--batch-rows', argv['batch-rows']),
@@ -388,6 +394,10 @@ function localEngineOptions(argv: ScoreArgs): EngineSpec['options'] {
     ...(reference === undefined ? {} : { scoreReferencePath: resolve(reference) }),
   };
 }
+
+/** A comma-separated list of column names; none when the flag is not given. */
+const listOption = (text: string | undefined): string[] =>
+  text === undefined ? [] : text.split(',').map((name) => name.trim());
 
 function parseShard(text: string): Shard {
   const match = /^([0-9]+)\/([0-9]+)$/.exec(text);

@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { distance } from 'fastest-levenshtein';
 import { CATEGORIES } from '../../../src/contract/categories.js';
 import { Demographics } from '../../../src/contract/schemas.js';
+import { accountForColumns, type ColumnUse } from './column-use.js';
 
 /** The kind of value a request field takes, derived from its schema. */
 export type FieldKind = 'number' | 'boolean' | 'text';
@@ -72,6 +73,8 @@ export interface ColumnMap {
   readonly columns: Readonly<Record<string, string>>;
   /** Words that mean true and false in boolean columns (exact, case-sensitive). */
   readonly booleans: { readonly true: readonly string[]; readonly false: readonly string[] };
+  /** Columns to pass through unused although their names are near a field (`--pass-through`). */
+  readonly passThrough?: readonly string[];
 }
 
 export const DEFAULT_COLUMN_MAP: ColumnMap = {
@@ -153,6 +156,8 @@ export interface RequestPlan {
   readonly booleanWords: ReadonlyMap<string, boolean>;
   /** The words accepted in boolean columns, for error messages. */
   readonly booleanWordList: string;
+  /** How each input column is used, in header order. */
+  readonly columns: readonly ColumnUse[];
 }
 
 /**
@@ -177,6 +182,7 @@ export function planRequest(
   }
   const bindings: FieldBinding[] = [];
   const boundBy = new Map<string, string>();
+  const fieldBy = new Map<string, ContractField>();
   header.forEach((name, column) => {
     const field = fieldOfColumn(name, map);
     if (field === undefined) return;
@@ -187,16 +193,18 @@ export function planRequest(
       );
     }
     boundBy.set(field.name, name);
+    fieldBy.set(name, field);
     checkKind(name, kinds[column] ?? 'text', field);
     bindings.push({ field, column });
   });
   const missing = CONTRACT_FIELDS.filter((field) => field.required && !boundBy.has(field.name));
   if (missing.length > 0) throw new Error(missingFieldsMessage(missing, header, new Set(boundBy.values())));
+  const columns = accountForColumns(header, fieldBy, CONTRACT_FIELDS, map.passThrough ?? []);
   const booleanWords = new Map<string, boolean>([
     ...map.booleans.true.map((word) => [word, true] as const),
     ...map.booleans.false.map((word) => [word, false] as const),
   ]);
-  return { bindings, booleanWords, booleanWordList: [...booleanWords.keys()].join(', ') };
+  return { bindings, booleanWords, booleanWordList: [...booleanWords.keys()].join(', '), columns };
 }
 
 /**
