@@ -77,9 +77,17 @@ export interface ColumnMap {
   readonly passThrough?: readonly string[];
 }
 
+/**
+ * The boolean spellings read without a map: JSON's and SQL's `true`/`false` in its cases (pandas writes
+ * `True`/`False`), `1`/`0` (SQL, Excel), `yes`/`no` and `Y`/`N` (survey and loan-system exports). Each
+ * means one thing wherever it is written; a map's `booleans` replaces the list.
+ */
 export const DEFAULT_COLUMN_MAP: ColumnMap = {
   columns: {},
-  booleans: { true: ['true', 'TRUE'], false: ['false', 'FALSE'] },
+  booleans: {
+    true: ['true', 'TRUE', 'True', '1', 'yes', 'YES', 'Yes', 'Y', 'y'],
+    false: ['false', 'FALSE', 'False', '0', 'no', 'NO', 'No', 'N', 'n'],
+  },
 };
 
 /** Reads and checks a `--map` file: `{"columns": {...}, "booleans": {"true": [...], "false": [...]}}`, both optional. */
@@ -234,6 +242,8 @@ function missingFieldsMessage(
 /** Text columns can hold any field (cells are parsed like CSV); typed columns must match the field. */
 function checkKind(column: string, kind: ColumnKind, field: ContractField): void {
   if (kind === 'text' || kind === field.kind) return;
+  // Numbers read as ZIPs (leading zeros restored) and as booleans (1 and 0), cell by cell (./row-request.ts).
+  if (kind === 'number' && (field.name === 'zip' || field.kind === 'boolean')) return;
   const expected =
     field.kind === 'text'
       ? 'a string column'
