@@ -1,11 +1,13 @@
 import type { CommandModule } from 'yargs';
 import { runMerge } from '../merge/merge-job.js';
+import { checkMaxRejectRate, DEFAULT_MAX_REJECT_RATE, publishedExitCode } from '../score/exit-codes.js';
 
 interface MergeArgs {
   summaries: string[];
   out: string;
   name: string | undefined;
   rows: boolean;
+  'max-reject-rate': number | undefined;
 }
 
 export const mergeCommand: CommandModule<object, MergeArgs> = {
@@ -32,8 +34,13 @@ export const mergeCommand: CommandModule<object, MergeArgs> = {
         describe:
           "also merge the shards' scored and rejects files (beside each summary) into <name>.scored.* and <name>.rejects.csv, in shard order: the single run's files",
       })
+      .option('max-reject-rate', {
+        type: 'number',
+        describe: `as for outlay score: exit 4 instead of 3 when more than this fraction of the merged rows is rejected (0 to 1; default: ${DEFAULT_MAX_REJECT_RATE})`,
+      })
       .example('$0 merge shards/*/households.summary.json --out out', 'merge every shard of one run'),
   handler: async (args) => {
+    const maxRejectRate = checkMaxRejectRate(args['max-reject-rate']);
     const result = await runMerge({
       summaries: args.summaries,
       outDir: args.out,
@@ -45,5 +52,10 @@ export const mergeCommand: CommandModule<object, MergeArgs> = {
       `Merged ${result.summary.meta.merged_shards} shard summaries: ${counts.rows_in} rows in, ${counts.rows_scored} scored, ${counts.rows_rejected} rejected\n` +
         `  ${result.summaryPath}\n  ${result.reportPath}\n`,
     );
+    // The single run's exit code: 0, 3 with rejects within the rate, 4 above it.
+    process.exitCode = publishedExitCode(
+      { rowsIn: counts.rows_in, rowsRejected: counts.rows_rejected },
+      maxRejectRate,
+    ).code;
   },
 };

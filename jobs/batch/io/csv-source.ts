@@ -36,8 +36,9 @@ export async function openCsvSource(
 ): Promise<InputSource> {
   if (part !== undefined) return openCsvPart(path, batchRows, options, part);
   const fromStdin = path === '-';
-  const input: Readable = fromStdin ? process.stdin : createReadStream(path, { highWaterMark: 1 << 16 });
+  // The size first: a stream opened on a missing file would emit its own error with no listener yet.
   const sizeBytes = fromStdin ? undefined : (await stat(path)).size;
+  const input: Readable = fromStdin ? process.stdin : createReadStream(path, { highWaterMark: 1 << 16 });
   const records = await openRecords(input, fromStdin ? 'standard input' : path, options);
   return csvInput(records, batchRows, sizeBytes, WHOLE_FILE, () => {
     if (!fromStdin) input.destroy();

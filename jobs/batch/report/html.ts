@@ -5,6 +5,7 @@
  */
 import { basename, extname } from 'node:path';
 import { AGE_BANDS, HOUSEHOLD_SIZE_BANDS, INCOME_BANDS } from './cohorts.js';
+import { columnsSection } from './columns-section.js';
 import { PERCENTILES } from './count-map.js';
 import { escapeHtml, formatCount, formatDollars, formatScore, formatShare } from './format.js';
 import { indexSection, MIN_READABLE_COHORT, tooSmallMark } from './index-section.js';
@@ -327,6 +328,7 @@ ${scoreSection(summary.overall)}
 ${indexSection(summary)}
 ${cohortSection(summary)}
 ${rejectsSection(summary)}
+${columnsSection(summary)}
 ${aboutSection(summary)}
 </main>
 </body>

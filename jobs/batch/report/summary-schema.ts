@@ -128,6 +128,12 @@ export const Shard = Type.Object(
   { additionalProperties: false },
 );
 
+/** How an input column was used: the contract field it supplied, or null when passed through unused. */
+const ColumnUse = Type.Object(
+  { column: Type.String(), field: OrNull(Type.String()), declared: Type.Boolean() },
+  { additionalProperties: false },
+);
+
 export const Engine = Type.Union([Type.Literal('local'), Type.Literal('remote')]);
 
 export const Meta = Type.Object(
@@ -148,6 +154,10 @@ export const Meta = Type.Object(
     finished_at: Type.String(),
     /** Milliseconds per phase; summed over shards by a merge. */
     timings: Type.Record(Type.String(), Type.Number()),
+    /** Every input column and its use (`declared`: passed through by `--pass-through`). */
+    columns: Type.Optional(Type.Array(ColumnUse)),
+    /** Scored rows whose ZIP was a 3- or 4-digit number, read with its leading zeros restored. */
+    zips_padded: Type.Optional(Count),
   },
   { additionalProperties: false },
 );

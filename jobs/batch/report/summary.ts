@@ -56,6 +56,10 @@ export interface SummaryMeta {
   readonly finishedAt: string;
   /** Milliseconds per phase. */
   readonly timings: Record<string, number>;
+  /** How each input column was used (absent: not recorded). */
+  readonly columns?: SummaryMetaJson['columns'];
+  /** Scored rows whose numeric ZIP had its leading zeros restored. */
+  readonly zipsPadded?: number;
 }
 
 /**
@@ -286,9 +290,16 @@ export class SummaryBuilder {
       started_at: meta.startedAt,
       finished_at: meta.finishedAt,
       timings: { ...meta.timings },
+      ...inputMeta(meta.columns, meta.zipsPadded),
     });
   }
 }
+
+/** The input's column uses and padded ZIPs, when recorded: both optional in the summary. */
+const inputMeta = (columns: SummaryMetaJson['columns'], zipsPadded: number | undefined) => ({
+  ...(columns === undefined ? {} : { columns }),
+  ...(zipsPadded === undefined ? {} : { zips_padded: zipsPadded }),
+});
 
 /**
  * Combines the summaries of the N shards of one run (`--shard 1/N` … `--shard N/N`) into the summary of
@@ -331,6 +342,11 @@ export function mergeSummaries(summaries: readonly Summary[]): Summary {
     started_at: earliest(metas.map((m) => m.started_at)),
     finished_at: latest(metas.map((m) => m.finished_at)),
     timings: sumTimings(metas.map((m) => m.timings)),
+    // Shards share the header; the padded ZIPs add up.
+    ...inputMeta(
+      first.meta.columns,
+      first.meta.zips_padded === undefined ? undefined : sum(metas.map((m) => m.zips_padded ?? 0)),
+    ),
   });
 }
 
@@ -396,6 +412,8 @@ function checkShardsComplete(summaries: readonly Summary[]): number {
   }
   return count;
 }
+
+const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
 
 const byTime = (a: string, b: string) => Date.parse(a) - Date.parse(b);
 const earliest = (times: string[]) => times.sort(byTime)[0]!;

@@ -63,6 +63,8 @@ export interface ScoreJobOptions {
   readonly shard: Shard | null;
   readonly groupBy: readonly string[];
   readonly mapFile: string | undefined;
+  /** `--pass-through`: columns kept unused although their names are near a field. */
+  readonly passThrough?: readonly string[];
   readonly resume: boolean;
   readonly progressBar: boolean;
   readonly batchRows: number;
@@ -152,9 +154,10 @@ export async function runScoreJob(options: ScoreJobOptions): Promise<ScoreJobRes
     options.batchRows,
     part,
   );
+  const withPassThrough = { ...map, passThrough: options.passThrough ?? [] };
   const name = outputNameOf(options.input);
   const paths = outputPathsOf(options.outDir, name, format, options.compress);
-  const run: Run = { options, startedAt, name, paths, source, map, digest };
+  const run: Run = { options, startedAt, name, paths, source, map: withPassThrough, digest };
   try {
     await mkdir(options.outDir, { recursive: true });
     run.lock = await lockOutputs(options.outDir, name, options.logger);
@@ -210,7 +213,7 @@ async function scoreAndPublish(run: Run, format: FileFormat): Promise<ScoreJobRe
   const scored = await scoreAll(run, layout, summary, format);
   const inputSha256 = await run.digest;
   const report = await stageOutputs(run.outputs!, options.outDir, name, () =>
-    summary.finish(summaryMeta(run, scored, inputSha256)),
+    summary.finish({ ...summaryMeta(run, scored, inputSha256), columns: [...plan.columns] }),
   );
   await publishOutputs(run.outputs!, report, run.paths.checkpoint, run.lock!);
   return resultOf(run, scored, report);
