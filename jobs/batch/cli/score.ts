@@ -144,6 +144,11 @@ const scoreOptions = {
     describe:
       'JSON column map: {"columns": {"theirs": "contract_name"}, "booleans": {"true": ["Y"], "false": ["N"]}}',
   },
+  'loan-rate': {
+    type: 'string',
+    describe:
+      'The annual rate of every row\'s loan ("12%" or 0.12) when the input gives loan_amount and loan_term_months but no loan_rate column (docs/batch.md)',
+  },
   resume: {
     type: 'boolean',
     default: false,
@@ -245,6 +250,7 @@ async function runJob(argv: ScoreArgs, logger: Logger, stop: AbortSignal): Promi
     shard: argv.shard === undefined ? null : parseShard(argv.shard),
     groupBy: argv['group-by'] === undefined ? [] : argv['group-by'].split(',').map((name) => name.trim()),
     mapFile: argv.map,
+    loanRate: argv['loan-rate'],
     resume: argv.resume,
     progressBar: argv.progress ?? process.stderr.isTTY === true,
     batchRows: positiveInteger('--batch-rows', argv['batch-rows']),

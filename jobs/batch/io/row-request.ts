@@ -10,7 +10,7 @@ import { type CellGrid, cellAt } from './input-source.js';
 import type { Cell } from './typed-columns.js';
 
 /** Decimal digits with an optional sign and fraction: what a person or a spreadsheet writes for an amount. */
-const PLAIN_NUMBER = /^-?[0-9]+(?:\.[0-9]+)?$/;
+export const PLAIN_NUMBER = /^-?[0-9]+(?:\.[0-9]+)?$/;
 
 export const NUMBER_TEXT_MESSAGE =
   'must be a number written with digits, an optional leading - and an optional decimal point (no spaces, thousands separators, currency signs or exponents)';

@@ -8,7 +8,7 @@ import { BatchEncoder, type EncodedBatch, type RowOutcome } from './encode.js';
 import { explainedFigures, referenceOf } from './explain.js';
 import type { OutputLayout } from './layout.js';
 import type { BatchScorer } from './scorer.js';
-import { prepareRow, type WorkBatch } from './work.js';
+import { prepareRow, type RowLoan, rowLoan, type WorkBatch } from './work.js';
 
 /**
  * A scorer's engine with its batch requests, read and checked column by column. A row the fast path
@@ -37,29 +37,33 @@ export class LocalScoring {
     requests.load(cells, count, layout.header.length);
     for (let i = 0; i < count; i++) {
       const valid = requests.validated(i);
-      if (valid !== undefined) {
-        const { figures, explanation } = this.explained(valid);
-        encoder.addScored(i, figures, explanation, valid.demographics);
-      } else encoder.add(i, this.scoreRow(cells, i));
+      const loan = rowLoan(layout, cells, i);
+      if (valid !== undefined && loan.ok) {
+        const { figures, explanation, lending } = this.explained(valid, loan.payment);
+        encoder.addScored(i, figures, explanation, valid.demographics, lending);
+      } else encoder.add(i, this.scoreRow(cells, i, loan));
     }
     return encoder.finish();
   }
 
-  private explained(request: ValidRequest) {
-    return explainedFigures(this.engine, this.reference, request, this.layout.scoring, this.scoreValues);
+  private explained(request: ValidRequest, payment: number | null) {
+    const { engine, reference, layout, scoreValues } = this;
+    return explainedFigures(engine, reference, request, layout.scoring, scoreValues, payment);
   }
 
-  private scoreRow(cells: CellGrid, index: number): RowOutcome {
+  private scoreRow(cells: CellGrid, index: number, loan: RowLoan): RowOutcome {
     const row = prepareRow(this.layout, cells, index);
     if (!row.ok) return row;
+    const loanErrors = loan.ok ? [] : loan.errors;
     const request = checkRequest(row.body);
     if (request === undefined) {
       const result = this.engine.householdFigures(row.body);
       if (result.ok) throw new Error('a row failed the schema check once and passed it once');
-      return { ok: false, errors: result.error.errors };
+      return { ok: false, errors: [...result.error.errors, ...loanErrors] };
     }
-    const { figures, explanation } = this.explained(request);
-    return { ok: true, value: figures, explanation, demographics: row.body.demographics };
+    if (!loan.ok) return { ok: false, errors: loanErrors };
+    const { figures, explanation, lending } = this.explained(request, loan.payment);
+    return { ok: true, value: figures, explanation, demographics: row.body.demographics, lending };
   }
 }
 
