@@ -97,14 +97,13 @@ class GeographyInterner {
 export function buildGeoResolver(data: GeoExtract): GeoResolver {
   const interner = new GeographyInterner(data);
   const slotOfZip = new Uint16Array(ZIP_SPACE).fill(NATIONAL_SLOT);
+  const slotOfPrefix = new Map<string, number>();
   // Coarse to fine, each level overwriting the one before: prefix state, then exact-ZIP state, then ZIP row.
   for (const { prefix, state } of data.zip3States) {
     const first = Number(prefix) * 100;
-    slotOfZip.fill(
-      interner.slot({ level: 'zip3', state, cbsa: null, urban: null, rentIndex: 1 }),
-      first,
-      first + 100,
-    );
+    const slot = interner.slot({ level: 'zip3', state, cbsa: null, urban: null, rentIndex: 1 });
+    slotOfPrefix.set(prefix, slot);
+    slotOfZip.fill(slot, first, first + 100);
   }
   for (const { prefix, state } of data.zip5States) {
     slotOfZip[Number(prefix)] = interner.slot({
@@ -128,7 +127,10 @@ export function buildGeoResolver(data: GeoExtract): GeoResolver {
   return {
     resolve(zip5: string): Geography {
       const zip = zipNumber(zip5);
-      return zip < 0 ? national : geographies[slotOfZip[zip]!]!;
+      if (zip >= 0) return geographies[slotOfZip[zip]!]!;
+      // A 3-digit prefix alone (a batch row's ZIP3): the fallback of an unknown ZIP in it, its state.
+      const prefixSlot = zip5.length === 3 ? slotOfPrefix.get(zip5) : undefined;
+      return prefixSlot === undefined ? national : geographies[prefixSlot]!;
     },
   };
 }

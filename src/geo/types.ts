@@ -44,7 +44,10 @@ export interface Geography {
 }
 
 export interface GeoResolver {
-  /** `zip5` is a validated 5-digit string. Never throws: unknown ZIPs fall back to coarser levels. */
+  /**
+   * `zip5` is a validated 5-digit string, or a 3-digit prefix alone (level `zip3`, as an unknown ZIP of
+   * the prefix; national for an unassigned prefix). Never throws: unknown ZIPs fall back to coarser levels.
+   */
   resolve(zip5: string): Geography;
 }
 

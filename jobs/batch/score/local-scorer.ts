@@ -9,6 +9,7 @@ import { explainedFigures, referenceOf } from './explain.js';
 import type { OutputLayout } from './layout.js';
 import type { BatchScorer } from './scorer.js';
 import { prepareRow, type RowLoan, rowLoan, type WorkBatch } from './work.js';
+import { unknownPrefix, zip3Errors, zip3Of, zip3Request } from './zip3.js';
 
 /**
  * A scorer's engine with its batch requests, read and checked column by column. A row the fast path
@@ -55,14 +56,18 @@ export class LocalScoring {
     const row = prepareRow(this.layout, cells, index);
     if (!row.ok) return row;
     const loanErrors = loan.ok ? [] : loan.errors;
-    const request = checkRequest(row.body);
+    const { zip } = row.body.demographics;
+    const request = checkRequest(row.body) ?? zip3Request(row.body);
     if (request === undefined) {
       const result = this.engine.householdFigures(row.body);
       if (result.ok) throw new Error('a row failed the schema check once and passed it once');
-      return { ok: false, errors: [...result.error.errors, ...loanErrors] };
+      return { ok: false, errors: [...zip3Errors(result.error.errors, zip), ...loanErrors] };
     }
     if (!loan.ok) return { ok: false, errors: loanErrors };
     const { figures, explanation, lending } = this.explained(request, loan.payment);
+    const prefix = zip3Of(zip);
+    if (prefix !== undefined && figures.geography.level !== 'zip3')
+      return { ok: false, errors: [unknownPrefix(prefix)] };
     return { ok: true, value: figures, explanation, demographics: row.body.demographics, lending };
   }
 }

@@ -13,6 +13,7 @@ import type { OutputLayout } from './layout.js';
 import { remoteLending } from './lending.js';
 import type { BatchScorer } from './scorer.js';
 import { type PreparedRow, prepareRow, rowLoan, type WorkBatch } from './work.js';
+import { REMOTE_ZIP3, zip3Of } from './zip3.js';
 
 type RequestBody = Extract<PreparedRow, { ok: true }>['body'];
 
@@ -142,6 +143,7 @@ export class RemoteScorer implements BatchScorer {
   private prepared(batch: WorkBatch, index: number): SentRow | Extract<RowOutcome, { ok: false }> {
     const row = prepareRow(this.layout, batch.cells, index);
     if (!row.ok) return row;
+    if (zip3Of(row.body.demographics.zip) !== undefined) return { ok: false, errors: [REMOTE_ZIP3] };
     const loan = rowLoan(this.layout, batch.cells, index);
     return loan.ok ? { ok: true, body: row.body, payment: loan.payment } : loan;
   }
