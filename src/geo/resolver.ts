@@ -157,7 +157,10 @@ export function buildGeoResolver(data: GeoExtract): GeoResolver {
   return {
     resolve(zip5: string): Geography {
       const zip = zipNumber(zip5);
-      return zip < 0 ? national : geographies[slotOfZip[zip]!]!;
+      if (zip >= 0) return geographies[slotOfZip[zip]!]!;
+      // A 3-digit prefix alone (a batch row's ZIP3): the fallback of an unknown ZIP in it, its state.
+      const prefixSlot = zip5.length === 3 ? slotOfPrefix.get(zip5) : undefined;
+      return prefixSlot === undefined ? national : geographies[prefixSlot]!;
     },
     knows(zip5: string): boolean {
       const zip = zipNumber(zip5);

@@ -67,8 +67,10 @@ export interface Geography {
 
 export interface GeoResolver {
   /**
-   * `zip5` is a validated 5-digit string. Never throws: unknown ZIPs fall back to coarser levels, and a
-   * code whose prefix USPS does not assign resolves at `national` level (`knows` is false for it).
+   * `zip5` is a validated 5-digit string, or a 3-digit prefix alone (a batch row's ZIP3: resolved as
+   * `resolvePrefix` does, national for an unassigned prefix). Never throws: unknown ZIPs fall back to
+   * coarser levels, and a code whose prefix USPS does not assign resolves at `national` level (`knows` is
+   * false for it).
    */
   resolve(zip5: string): Geography;
   /** Whether `zip5` is a code USPS could have issued: its 3-digit prefix is assigned (else the engine refuses it). */

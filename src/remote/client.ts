@@ -208,9 +208,10 @@ export class RemoteClient {
    * The outcomes of many households in one POST /v1.0/households/evaluate, in order: each household's
    * answer, or its field errors as the operations would name them. Asks for the answer in rows, which a
    * server that offers them gives (any other answers JSON). A request that fails as a whole (after its
-   * retries) rejects every household in it with the same reason.
+   * retries) rejects every household in it with the same reason. `rows` false asks for JSON alone: the
+   * rows answer carries no lender mode, which a job with loans reads.
    */
-  households(bodies: readonly unknown[]): Promise<RemoteOutcome[]> {
+  households(bodies: readonly unknown[], rows = true): Promise<RemoteOutcome[]> {
     const bytes = Buffer.from(JSON.stringify({ households: bodies }));
     const read: AnswerReader<RemoteOutcome[]> = (body, contentType) => {
       const outcomes = this.evaluateAnswer.read(body, contentType, bodies.length);
@@ -230,7 +231,7 @@ export class RemoteClient {
         (outcome) => {
           resolve(outcome.ok ? outcome.value : bodies.map(() => outcome));
         },
-        ROWS_OR_JSON,
+        rows ? ROWS_OR_JSON : 'application/json',
       );
     });
   }

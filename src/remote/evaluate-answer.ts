@@ -29,6 +29,16 @@ export interface RemoteExplanation {
   readonly percentile: number;
   readonly reasons: string;
   readonly flags: string;
+  /** Lender mode, when the request had a `loan` and the answer is JSON (the rows answer carries none). */
+  readonly lending?: RemoteLending;
+}
+
+/** `details.lending` as the scored file's lending columns read it, reason codes joined by `;`. */
+export interface RemoteLending {
+  readonly surplus: number;
+  readonly index: number;
+  readonly score: number;
+  readonly reasons: string;
 }
 
 /** One household's answer: amounts in CATEGORIES order, the score answer's values as numbers, its explanation. */
@@ -66,6 +76,16 @@ export function explainedValues(score: ScoreResponse, scoreKey: string) {
       percentile: details.percentile,
       reasons: joinedCodes(details.reasons),
       flags: joinedCodes(details.flags),
+      ...(details.lending === undefined
+        ? {}
+        : {
+            lending: {
+              surplus: details.lending.surplus,
+              index: details.lending.index,
+              score: details.lending.score,
+              reasons: joinedCodes(details.lending.reasons),
+            },
+          }),
     },
   };
 }

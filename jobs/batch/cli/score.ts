@@ -150,6 +150,11 @@ const scoreOptions = {
     describe:
       'Comma-separated input columns to pass through unused although their names are close to a field (otherwise the job stops, naming the --map line that uses them)',
   },
+  'loan-rate': {
+    type: 'string',
+    describe:
+      'The annual rate of every row\'s loan ("12%" or 0.12) when the input gives loan_amount and loan_term_months but no loan_rate column (docs/batch.md)',
+  },
   resume: {
     type: 'boolean',
     default: false,
@@ -251,6 +256,7 @@ async function runJob(argv: ScoreArgs, logger: Logger, stop: AbortSignal): Promi
     groupBy: listOption(argv['group-by']),
     mapFile: argv.map,
     passThrough: listOption(argv['pass-through']),
+    loanRate: argv['loan-rate'],
     resume: argv.resume,
     progressBar: argv.progress ?? process.stderr.isTTY === true,
     batchRows: positiveInteger('--batch-rows', argv['batch-rows']),

@@ -10,6 +10,7 @@ import { distance } from 'fastest-levenshtein';
 import { CATEGORIES } from '../../../src/contract/categories.js';
 import { Demographics } from '../../../src/contract/schemas.js';
 import { accountForColumns, type ColumnUse } from './column-use.js';
+import { LOAN_FIELDS } from './loan-fields.js';
 
 /** The kind of value a request field takes, derived from its schema. */
 export type FieldKind = 'number' | 'boolean' | 'text';
@@ -54,6 +55,9 @@ export const CONTRACT_FIELDS: readonly ContractField[] = [
 ];
 
 const CONTRACT_FIELD_BY_NAME = new Map(CONTRACT_FIELDS.map((field) => [field.name, field]));
+
+/** Fields a batch row may have beside the contract's, which a map may rename columns to. */
+const BATCH_FIELDS: ReadonlySet<string> = new Set(LOAN_FIELDS);
 
 /** A header name as compared with contract field names: lower case, without spaces and underscores. */
 export const headerKey = (name: string) => name.toLowerCase().replace(/[\s_]+/g, '');
@@ -121,9 +125,9 @@ function checkColumns(columns: unknown, fail: (why: string) => never): Record<st
     return fail('"columns" must be an object of input column name → contract field name');
   const targets = new Set<string>();
   for (const [column, target] of Object.entries(columns)) {
-    if (typeof target !== 'string' || !CONTRACT_FIELD_BY_NAME.has(target)) {
+    if (typeof target !== 'string' || !(CONTRACT_FIELD_BY_NAME.has(target) || BATCH_FIELDS.has(target))) {
       fail(
-        `"columns"."${column}" must name a contract field (a demographics field or a category), got ${JSON.stringify(target)}`,
+        `"columns"."${column}" must name a contract field (a demographics field or a category) or a loan field (${[...BATCH_FIELDS].join(', ')}), got ${JSON.stringify(target)}`,
       );
     }
     if (targets.has(target as string)) fail(`"columns" maps two input columns to "${target}"`);

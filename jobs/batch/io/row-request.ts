@@ -11,7 +11,7 @@ import type { Cell } from './typed-columns.js';
 import { NUMERIC_ZIP_MESSAGE, zipText } from './zip-cell.js';
 
 /** Decimal digits with an optional sign and fraction: what a person or a spreadsheet writes for an amount. */
-const PLAIN_NUMBER = /^-?[0-9]+(?:\.[0-9]+)?$/;
+export const PLAIN_NUMBER = /^-?[0-9]+(?:\.[0-9]+)?$/;
 
 export const NUMBER_TEXT_MESSAGE =
   'must be a number written with digits, an optional leading - and an optional decimal point (no spaces, thousands separators, currency signs or exponents)';

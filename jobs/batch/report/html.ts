@@ -9,6 +9,7 @@ import { columnsSection } from './columns-section.js';
 import { PERCENTILES } from './count-map.js';
 import { escapeHtml, formatCount, formatDollars, formatScore, formatShare } from './format.js';
 import { indexSection, MIN_READABLE_COHORT, tooSmallMark } from './index-section.js';
+import { lendingSection } from './lending-section.js';
 import type { Cohort, CohortStats, DimensionSummary, Percentiles, Summary } from './summary-schema.js';
 import {
   COLORS,
@@ -327,6 +328,7 @@ ${psaSection(summary.overall)}
 ${scoreSection(summary.overall)}
 ${indexSection(summary)}
 ${cohortSection(summary)}
+${lendingSection(summary.lending)}
 ${rejectsSection(summary)}
 ${columnsSection(summary)}
 ${aboutSection(summary)}

@@ -8,6 +8,7 @@
  */
 import Type, { type Static, type TSchema } from '../../../src/vendor/typebox.js';
 import type { SortedCounts } from './count-map.js';
+import { LendingSummary } from './lending-summary.js';
 
 export const SUMMARY_FORMAT = 'outlay-summary';
 export const SUMMARY_VERSION = 2;
@@ -185,6 +186,8 @@ export const Summary = Type.Object(
     /** Scored rows per expense flag, `CODE:category` or `CODE` for a total. */
     expense_flags: Type.Record(Type.String(), Count),
     dimensions: Type.Array(DimensionSummary),
+    /** Lender mode, for a file that gives loans: the lending index's distribution and cut-off table. */
+    lending: Type.Optional(LendingSummary),
   },
   { additionalProperties: false },
 );

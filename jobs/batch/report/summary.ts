@@ -15,6 +15,7 @@ import {
   type ScoredRowsBuffer,
   scoredRowsBuffer,
 } from './cohorts.js';
+import { LendingAccumulator } from './lending-summary.js';
 import { SUMMARY_FORMAT, SUMMARY_VERSION, type Summary, type SummaryMetaJson } from './summary-schema.js';
 
 export { type ScoredRows, type ScoredRowsBuffer, scoredRowsBuffer } from './cohorts.js';
@@ -40,6 +41,8 @@ export interface ScoredRowStats {
   readonly expenseFlags: string;
   /** --group-by column name → the row's cell text. */
   readonly groups: Readonly<Record<string, string>>;
+  /** The lending index of a row with a loan. */
+  readonly lendingIndex?: number | undefined;
 }
 
 export interface SummaryMeta {
@@ -76,9 +79,12 @@ class SummaryState {
   readonly expenseFlags = new Map<string, number>();
   /** One per dimension, in the summary's order of dimensions. */
   readonly cohorts: DimensionCohorts[];
+  /** Lender mode's section, for a file that gives loans (lending-summary.ts). */
+  lending: LendingAccumulator | undefined;
 
-  constructor(dimensions: readonly Dimension[]) {
+  constructor(dimensions: readonly Dimension[], lending = false) {
     this.cohorts = dimensions.map((dimension) => new DimensionCohorts(dimension));
+    this.lending = lending ? new LendingAccumulator(dimensions) : undefined;
   }
 
   cohort(dimensionIndex: number, value: string): CohortAccumulator {
@@ -123,6 +129,7 @@ class SummaryState {
           ...cohortStats(cohort),
         })),
       })),
+      ...(this.lending === undefined ? {} : { lending: this.lending.toJson() }),
     };
   }
 }
@@ -169,6 +176,29 @@ class DimensionCohorts {
   }
 }
 
+function addLendingRows(lending: LendingAccumulator, rows: ScoredRows, count: number): void {
+  for (let k = 0; k < count; k++) {
+    const index = rows.lendingIndex[k]!;
+    if (!Number.isNaN(index)) lending.addRow(index);
+  }
+}
+
+/** The rows with a loan of one dimension's cohorts (`cohorts`: each row's cohort number). */
+function addLendingCohorts(
+  lending: LendingAccumulator,
+  dimension: number,
+  rows: ScoredRows,
+  count: number,
+  dimensionCohorts: DimensionCohorts,
+  cohorts: Int32Array,
+): void {
+  for (let k = 0; k < count; k++) {
+    const index = rows.lendingIndex[k]!;
+    if (!Number.isNaN(index))
+      lending.addToCohort(dimension, dimensionCohorts.numbers.labelOf(cohorts[k]!), index);
+  }
+}
+
 /**
  * Score as the exact integer score × 10 (SCORE_SCALE, tenths); anything with more than one decimal is a
  * caller bug.
@@ -199,9 +229,10 @@ export class SummaryBuilder {
   /** One row as a batch of one, for `addScored`. */
   readonly #single: ScoredRowsBuffer;
 
-  constructor(options: { groupBy: readonly string[] }) {
+  /** `lending`: the file gives loans, and the summary gets lender mode's section. */
+  constructor(options: { groupBy: readonly string[]; lending?: boolean }) {
     this.#groupBy = [...new Set(options.groupBy)];
-    this.#state = new SummaryState(dimensionsFor(this.#groupBy));
+    this.#state = new SummaryState(dimensionsFor(this.#groupBy), options.lending);
     this.#single = scoredRowsBuffer(1, this.#groupBy.length);
   }
 
@@ -250,7 +281,10 @@ export class SummaryBuilder {
         cohort.indexX10.add(indexX10[k]!);
         cohort.percentileX10.add(percentileX10[k]!);
       }
+      if (state.lending !== undefined)
+        addLendingCohorts(state.lending, i, rows, count, dimensionCohorts, cohorts);
     }
+    if (state.lending !== undefined) addLendingRows(state.lending, rows, count);
   }
 
   addScored(row: ScoredRowStats): void {
@@ -265,6 +299,7 @@ export class SummaryBuilder {
     single.state[0] = row.state;
     single.index[0] = row.index;
     single.percentile[0] = row.percentile;
+    single.lendingIndex[0] = row.lendingIndex ?? Number.NaN;
     single.reasonCodes[0] = row.reasonCodes;
     single.expenseFlags[0] = row.expenseFlags;
     this.#groupBy.forEach((name, g) => {
@@ -315,8 +350,12 @@ export function mergeSummaries(summaries: readonly Summary[]): Summary {
   checkSameRun(summaries, first);
   const shardCount = checkShardsComplete(summaries);
 
-  const state = new SummaryState(dimensionsFor(first.group_by));
+  const state = new SummaryState(
+    dimensionsFor(first.group_by),
+    summaries.some((summary) => summary.lending !== undefined),
+  );
   for (const summary of summaries) {
+    if (summary.lending !== undefined) state.lending!.addSummary(summary.lending);
     for (const [reason, count] of Object.entries(summary.counts.rejected_by_reason))
       state.addRejected(reason, count);
     for (const [code, count] of Object.entries(summary.reason_codes))

@@ -14,6 +14,7 @@ import { type Utf8Buffers, Utf8ColumnBuilder } from '../io/utf8-column.js';
 import { type ScoredRows, type ScoredRowsBuffer, scoredRowsBuffer } from '../report/summary.js';
 import type { ExplanationValues, WrittenFigures } from './explain.js';
 import type { OutputLayout } from './layout.js';
+import type { LendingValues } from './lending.js';
 
 /** Derived values of the scored rows of a batch, column by column (Arrow output). */
 export interface ScoredColumns {
@@ -84,6 +85,8 @@ export type RowOutcome =
       readonly value: WrittenFigures;
       readonly explanation: ExplanationValues;
       readonly demographics: Record<string, unknown>;
+      /** Lender mode of a row with a loan (absent or null without one). */
+      readonly lending?: LendingValues | null;
     }
   | { readonly ok: false; readonly errors: readonly ErrorItem[]; readonly reason?: string };
 
@@ -138,7 +141,8 @@ export class BatchEncoder {
   }
 
   add(index: number, outcome: RowOutcome): void {
-    if (outcome.ok) this.addScored(index, outcome.value, outcome.explanation, outcome.demographics);
+    if (outcome.ok)
+      this.addScored(index, outcome.value, outcome.explanation, outcome.demographics, outcome.lending);
     else this.addRejected(index, outcome.errors, outcome.reason);
   }
 
@@ -157,10 +161,12 @@ export class BatchEncoder {
     figures: WrittenFigures,
     explanation: ExplanationValues,
     demographics: Record<string, unknown>,
+    lending: LendingValues | null = null,
   ): void {
     const k = this.scored++;
     this.scoredIndex[k] = index;
-    if (this.columns === null) this.csvRecord(index, figures, explanation);
+    this.stats.lendingIndex[k] = lending === null ? Number.NaN : lending.index;
+    if (this.columns === null) this.csvRecord(index, figures, explanation, lending);
     else {
       this.columns.rowNumber[k] = this.rowNumbers[index]!;
       setColumns(this.columns, k, figures, explanation);
@@ -168,7 +174,12 @@ export class BatchEncoder {
     this.addStats(k, index, figures, explanation, demographics);
   }
 
-  private csvRecord(index: number, figures: WrittenFigures, explanation: ExplanationValues): void {
+  private csvRecord(
+    index: number,
+    figures: WrittenFigures,
+    explanation: ExplanationValues,
+    lending: LendingValues | null,
+  ): void {
     const { budget, model, geography, scoreValues } = figures;
     const out = this.csv;
     out.integer(this.rowNumbers[index]!);
@@ -205,6 +216,7 @@ export class BatchEncoder {
     out.plain(explanation.reason_codes);
     out.comma();
     out.plain(explanation.expense_flags);
+    if (this.layout.loan !== null) writeLending(out, lending);
     out.endRecord();
   }
 
@@ -286,6 +298,7 @@ export class BatchEncoder {
         householdMembers: trim(stats.householdMembers),
         index: trim(stats.index),
         percentile: trim(stats.percentile),
+        lendingIndex: trim(stats.lendingIndex),
       },
     };
   }
@@ -299,6 +312,24 @@ export function formatTenths(value: number): string {
   const text = value.toFixed(1);
   if (Number(text) !== value) throw new Error(`the index or percentile ${value} does not have one decimal`);
   return text;
+}
+
+/** The lending columns (LENDING_COLUMNS) of a row, each empty for a row without a loan. */
+function writeLending(out: CsvBytes, lending: LendingValues | null): void {
+  const texts =
+    lending === null
+      ? ['', '', '', '', '']
+      : [
+          lending.payment.toFixed(2),
+          String(safeInteger(lending.surplus, 'lending_surplus')),
+          formatTenths(lending.index),
+          formatScore(lending.score),
+          lending.reasonCodes,
+        ];
+  for (const text of texts) {
+    out.comma();
+    out.plain(text);
+  }
 }
 
 /** Row `k` of the Arrow output's derived and explanation columns. */

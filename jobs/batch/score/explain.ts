@@ -13,6 +13,7 @@ import { geoFlags, type ScoreColumns, scoreColumns } from '../../../src/engine/s
 import type { ScoreReference } from '../../../src/engine/score-reference.js';
 import type { HouseholdFigures, LocalEngine } from '../../../src/engine/types.js';
 import type { ScoringOptions } from './layout.js';
+import { type LendingValues, localLending } from './lending.js';
 
 /** What the explanation columns write of one household (EXPLANATION_COLUMNS order, `expense_flags` last). */
 /** What the scored files write of a household: its figures but the model's unrounded amounts. */
@@ -29,6 +30,8 @@ export interface ExplanationValues extends ScoreColumns {
 export interface ExplainedFigures {
   readonly figures: WrittenFigures;
   readonly explanation: ExplanationValues;
+  /** Lender mode, for a row with a loan; null without one. */
+  readonly lending: LendingValues | null;
 }
 
 /**
@@ -69,6 +72,7 @@ export function explainedFigures(
   request: ValidRequest,
   scoring: ScoringOptions,
   scoreValues: Float64Array,
+  payment: number | null = null,
 ): ExplainedFigures {
   const { basis, profile } = scoring;
   const scored = profile === 'fair-lending' ? fairLendingRequest(request) : request;
@@ -88,8 +92,11 @@ export function explainedFigures(
       ...geoFlags(figures.geography.level),
     ]),
   };
-  if (profile === 'standard') return { figures, explanation };
+  // Before the fair-lending profile's second evaluation, which overwrites the peers `parts` reads.
+  const lending =
+    payment === null ? null : localLending(parts, figures.scoreValues[0]!, payment, basis, benchmarks);
+  if (profile === 'standard') return { figures, explanation, lending };
   scoreValues.set(figures.scoreValues);
   const { budget, model, geography } = engine.householdFiguresOf(request);
-  return { figures: { budget, model, geography, scoreValues }, explanation };
+  return { figures: { budget, model, geography, scoreValues }, explanation, lending };
 }

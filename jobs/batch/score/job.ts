@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import { type ColumnMap, planRequest } from '../io/column-mapping.js';
 import type { CsvOptions } from '../io/csv-source.js';
 import type { InputSource, SourceBatch } from '../io/input-source.js';
+import { planLoan } from '../io/loan-columns.js';
 import { SummaryBuilder, type SummaryMeta } from '../report/summary.js';
 import { fingerprintOf, matchingCheckpoint, removeCheckpoint } from './checkpoint.js';
 import { type InterruptingSignal, JobInterrupted } from './exit-codes.js';
@@ -65,6 +66,8 @@ export interface ScoreJobOptions {
   readonly mapFile: string | undefined;
   /** `--pass-through`: columns kept unused although their names are near a field. */
   readonly passThrough?: readonly string[];
+  /** `--loan-rate`: every row's loan rate, for a file with loan amounts and terms but no rate column. */
+  readonly loanRate?: string | undefined;
   readonly resume: boolean;
   readonly progressBar: boolean;
   readonly batchRows: number;
@@ -199,9 +202,10 @@ function refuseImpossibleOptions(options: ScoreJobOptions, format: FileFormat): 
 
 async function scoreAndPublish(run: Run, format: FileFormat): Promise<ScoreJobResult> {
   const { options, source, name } = run;
-  const summary = new SummaryBuilder({ groupBy: options.groupBy });
-  // The builder's columns, without repeats: the encoder's group columns must be in its order.
   const plan = planRequest(source.header, source.kinds, run.map);
+  const loan = planLoan(source.header, run.map, options.loanRate);
+  const summary = new SummaryBuilder({ groupBy: options.groupBy, lending: loan !== null });
+  // The builder's columns, without repeats: the encoder's group columns must be in its order.
   const layout = makeLayout(
     source.header,
     plan,
@@ -209,6 +213,7 @@ async function scoreAndPublish(run: Run, format: FileFormat): Promise<ScoreJobRe
     options.scoreKey,
     summary.groupBy,
     options.scoring,
+    loan,
   );
   const scored = await scoreAll(run, layout, summary, format);
   const inputSha256 = await run.digest;
