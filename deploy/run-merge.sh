@@ -4,7 +4,10 @@
 # shards' summaries, scored and rejects files in $OUTLAY_RUN_DIR/shard-1 … shard-N into $OUTLAY_RUN_DIR/merged
 # (`outlay merge --rows`: the single run's files), and
 # fails with a message naming the first shard without a summary rather than wait for it: a summary
-# appears (atomically) only when its shard has finished. Same variables as outlay-run-shard.
+# appears (atomically) only when its shard has finished. Same variables as outlay-run-shard, and two
+# optional ones: OUTLAY_REFERENCE, a previous run's summary.json to compare the merged run with (in its
+# summary, report and log), and OUTLAY_MAX_PSI, with which the merge exits 5 (files published) when the
+# index's PSI against that reference is above it, for the scheduler to alert on (docs/batch.md).
 set -eu
 
 : "${OUTLAY_INPUT:?set OUTLAY_INPUT to the input file the shards scored}"
@@ -24,4 +27,6 @@ while [ "$shard" -le "$OUTLAY_SHARDS" ]; do
   set -- "$@" "$summary"
   shard=$((shard + 1))
 done
+if [ -n "${OUTLAY_REFERENCE:-}" ]; then set -- "$@" --reference "$OUTLAY_REFERENCE"; fi
+if [ -n "${OUTLAY_MAX_PSI:-}" ]; then set -- "$@" --max-psi "$OUTLAY_MAX_PSI"; fi
 exec outlay merge "$@" --rows --out "$OUTLAY_RUN_DIR/merged" --name "$name"

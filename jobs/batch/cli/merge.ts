@@ -1,11 +1,16 @@
+import { pino } from 'pino';
 import type { CommandModule } from 'yargs';
 import { runMerge } from '../merge/merge-job.js';
+import { EXIT_SUCCESS } from '../score/exit-codes.js';
+import { judgeComparison, readReference, referenceOptions } from './reference.js';
 
 interface MergeArgs {
   summaries: string[];
   out: string;
   name: string | undefined;
   rows: boolean;
+  reference: string | undefined;
+  'max-psi': number | undefined;
 }
 
 export const mergeCommand: CommandModule<object, MergeArgs> = {
@@ -32,18 +37,23 @@ export const mergeCommand: CommandModule<object, MergeArgs> = {
         describe:
           "also merge the shards' scored and rejects files (beside each summary) into <name>.scored.* and <name>.rejects.csv, in shard order: the single run's files",
       })
+      .options(referenceOptions)
       .example('$0 merge shards/*/households.summary.json --out out', 'merge every shard of one run'),
   handler: async (args) => {
+    const reference = await readReference(args.reference, args['max-psi']);
     const result = await runMerge({
       summaries: args.summaries,
       outDir: args.out,
       name: args.name,
       rows: args.rows,
+      reference: reference.summary,
     });
     const { counts } = result.summary;
     process.stdout.write(
       `Merged ${result.summary.meta.merged_shards} shard summaries: ${counts.rows_in} rows in, ${counts.rows_scored} scored, ${counts.rows_rejected} rejected\n` +
         `  ${result.summaryPath}\n  ${result.reportPath}\n`,
     );
+    const logger = pino({ level: 'info', base: { command: 'merge' } }, pino.destination(2));
+    process.exitCode = judgeComparison(result.summary.comparison, reference.maxPsi, logger) ?? EXIT_SUCCESS;
   },
 };

@@ -11,6 +11,11 @@ export const EXIT_FAILURE = 1;
 export const EXIT_REJECTS = 3;
 /** Outputs published, but more rows were rejected than --max-reject-rate allows. */
 export const EXIT_REJECT_RATE_EXCEEDED = 4;
+/**
+ * Outputs published, but the index's PSI against `--reference` is above `--max-psi`: tonight's population
+ * or scores have moved from the reference run's (`outlay score` and `outlay merge`).
+ */
+export const EXIT_PSI_EXCEEDED = 5;
 
 /**
  * `--scored -`: standard output was closed by its reader before the stream ended (`… | head`), 128 + 13 as a
