@@ -28,6 +28,7 @@ const COMMANDS: Record<string, LoadCommand> = {
   serve: async () => adding((await import('../../src/cli/commands/serve.js')).serveCommand),
   keys: async () => adding((await import('../../src/cli/commands/keys.js')).keysCommand),
   merge: async () => adding((await import('../batch/cli/merge.js')).mergeCommand),
+  compare: async () => adding((await import('../batch/cli/compare.js')).compareCommand),
   sample: async () => adding((await import('../../src/cli/commands/sample.js')).sampleCommand),
   'build-model': async () => adding((await import('./build-model.js')).buildModelCommand),
 };

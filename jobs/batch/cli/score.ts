@@ -2,7 +2,7 @@
  * `outlay score`: the batch job over a CSV/Arrow file (jobs/batch/score), or — given `--json` or a `.json`
  * request file — the one-off score of a single request, as POST /scores/generate would answer it.
  * Exit codes (../score/exit-codes.ts, docs/batch.md): 0 every row scored, 3 finished with rejects within
- * --max-reject-rate (default: half the rows), 4 above it, 1 failure (nothing published), 130/143 interrupted by SIGINT/SIGTERM,
+ * --max-reject-rate (default: half the rows), 4 above it, 5 the index's PSI against --reference above --max-psi, 1 failure (nothing published), 130/143 interrupted by SIGINT/SIGTERM,
  * 141 standard output (`--scored -`) closed by its reader; one-off: 0, or 2 for an invalid request.
  */
 import { readFile } from 'node:fs/promises';
@@ -19,9 +19,11 @@ import { DEFAULT_MAX_OUTAGE_MS } from '../../../src/remote/outage-breaker.js';
 import { DEFAULT_RETRY_POLICY } from '../../../src/remote/retry-policy.js';
 import { parseDelimiter } from '../io/csv-dialect.js';
 import { INPUT_ENCODINGS } from '../io/text-encoding.js';
+import type { Summary } from '../report/summary-schema.js';
 import { DEFAULT_ENGINE_MODULE, type EngineSpec } from '../score/engine-spec.js';
 import {
   checkMaxRejectRate,
+  combinedExitCode,
   DEFAULT_MAX_REJECT_RATE,
   EXIT_BROKEN_PIPE,
   EXIT_FAILURE,
@@ -34,6 +36,7 @@ import {
 import type { MainThreadIo, ScoreJobResult, Shard } from '../score/job.js';
 import type { OutputLayout } from '../score/layout.js';
 import type { BatchScorer } from '../score/scorer.js';
+import { judgeComparison, readReference, referenceOptions } from './reference.js';
 import { onStopSignals } from './stop-signals.js';
 
 const scoreOptions = {
@@ -169,6 +172,7 @@ const scoreOptions = {
     type: 'number',
     describe: `Exit 4 instead of 3 when more than this fraction of rows is rejected (0 to 1; default: ${DEFAULT_MAX_REJECT_RATE})`,
   },
+  ...referenceOptions,
   progress: { type: 'boolean', describe: 'Progress bar on stderr (default: when stderr is a terminal)' },
   'log-level': {
     choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const,
@@ -221,14 +225,15 @@ async function runBatch(argv: ScoreArgs): Promise<number> {
   if (argv.engine === 'remote' && argv['score-reference'] !== undefined)
     throw new Error('score: --score-reference applies to the local engine; a remote server uses its own');
   const maxRejectRate = checkMaxRejectRate(argv['max-reject-rate']);
+  const reference = await readReference(argv.reference, argv['max-psi']);
   const logger = pino({ level: argv['log-level'], base: { command: 'score' } }, pino.destination(2));
   logger.info(startFields(argv, maxRejectRate), 'score job started');
   const started = performance.now();
   const stop = onStopSignals(logger);
   try {
-    const result = await runJob(argv, logger, stop.signal);
+    const result = await runJob(argv, reference.summary, logger, stop.signal);
     printOutputs(result);
-    const exitCode = exitCodeOf(result, maxRejectRate, logger);
+    const exitCode = exitCodeOf(result, maxRejectRate, logger, reference.maxPsi);
     logger.info({ ...countsOf(result), exitCode, durationMs: elapsedMs(started) }, 'score job finished');
     return exitCode;
   } catch (error) {
@@ -238,7 +243,12 @@ async function runBatch(argv: ScoreArgs): Promise<number> {
   }
 }
 
-async function runJob(argv: ScoreArgs, logger: Logger, stop: AbortSignal): Promise<ScoreJobResult> {
+async function runJob(
+  argv: ScoreArgs,
+  reference: Summary | undefined,
+  logger: Logger,
+  stop: AbortSignal,
+): Promise<ScoreJobResult> {
   // Loaded here, not at the top: the main thread keeps only what the chosen engine needs in memory.
   const { runScoreJob } = await import('../score/job.js');
   return runScoreJob({
@@ -266,6 +276,7 @@ async function runJob(argv: ScoreArgs, logger: Logger, stop: AbortSignal): Promi
     checkpointIntervalMs: positiveInteger('--checkpoint-every', argv['checkpoint-every']),
     startScorer: (layout, io) => startScorer(argv, layout, io, logger),
     stop,
+    reference,
   });
 }
 
@@ -297,14 +308,19 @@ function printOutputs(result: ScoreJobResult): void {
   );
 }
 
-function exitCodeOf(result: ScoreJobResult, maxRejectRate: number | undefined, logger: Logger): number {
+function exitCodeOf(
+  result: ScoreJobResult,
+  maxRejectRate: number | undefined,
+  logger: Logger,
+  maxPsi: number | undefined,
+): number {
   const { code, rejectRate } = publishedExitCode(result, maxRejectRate);
   if (code === EXIT_REJECT_RATE_EXCEEDED)
     logger.error(
       { rejectRate, maxRejectRate: maxRejectRate ?? DEFAULT_MAX_REJECT_RATE },
       'reject rate above --max-reject-rate (or its default): the outputs are published, the run counts as failed',
     );
-  return code;
+  return combinedExitCode(code, judgeComparison(result.comparison, maxPsi, logger));
 }
 
 const countsOf = (result: ScoreJobResult) => ({

@@ -2,11 +2,12 @@
  * `outlay merge`: reads the summary.json of every shard of one run, checks they form the whole run, and
  * writes the combined summary and report, equal (meta aside) to those of a single run over the input.
  */
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { publishTogether } from '../io/output-file.js';
+import { compareSummaries } from '../report/comparison.js';
+import { readSummary } from '../report/read-summary.js';
 import { mergeSummaries, type Summary } from '../report/summary.js';
-import { parseSummary } from '../report/summary-json.js';
 import {
   type ReportFiles,
   reportFileName,
@@ -25,25 +26,21 @@ export interface MergeOptions {
   readonly name?: string | undefined;
   /** Also merge the scored and rejects files beside each summary into one of each (`--rows`). */
   readonly rows?: boolean | undefined;
+  /** `--reference`: a previous run's summary, which the merged summary and report are compared with. */
+  readonly reference?: Summary | undefined;
 }
 
 export interface MergeResult extends ReportFiles {
   readonly summary: Summary;
 }
 
-async function readSummary(path: string): Promise<Summary> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new Error(`cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  return parseSummary(text, path);
-}
-
 export async function runMerge(options: MergeOptions): Promise<MergeResult> {
   const summaries = await Promise.all(options.summaries.map(readSummary));
-  const summary = mergeSummaries(summaries);
+  const merged = mergeSummaries(summaries);
+  const summary =
+    options.reference === undefined
+      ? merged
+      : { ...merged, comparison: compareSummaries(merged, options.reference) };
   const name = options.name ?? outputNameOf(summary.meta.input);
   // Writing over one of the shard summaries would destroy an input of the merge it is the result of.
   const inputs = new Set(options.summaries.map((path) => resolve(path)));

@@ -70,11 +70,17 @@ export interface ScoredRows {
   readonly score: Float64Array;
   readonly savingsScore: Float64Array;
   readonly netIncome: Float64Array;
+  /** Gross annual income, NaN when not given. */
+  readonly grossIncome: Float64Array;
   readonly age: Float64Array;
   readonly householdMembers: Float64Array;
   /** The household type as given, null when not given. */
   readonly householdType: readonly (string | null)[];
   readonly state: readonly (string | null)[];
+  /** 1 for a homeowner, 0 for a renter, NaN when not given. */
+  readonly homeowner: Float64Array;
+  /** The geography level the engine used (`zip`, `zip3`, `state`, `national`). */
+  readonly geoLevel: readonly string[];
   /** The main score's index, unclamped, one decimal. */
   readonly index: Float64Array;
   /** The index's percentile among US households, 0.0–100.0. */
@@ -92,6 +98,7 @@ export interface ScoredRows {
 /** `ScoredRows` as its producer fills it: numbers set by index, texts pushed or set by index. */
 export type ScoredRowsBuffer = ScoredRows & {
   readonly state: (string | null)[];
+  readonly geoLevel: string[];
   readonly householdType: (string | null)[];
   readonly reasonCodes: string[];
   readonly expenseFlags: string[];
@@ -104,10 +111,13 @@ export const scoredRowsBuffer = (capacity: number, groupCount: number): ScoredRo
   score: new Float64Array(capacity),
   savingsScore: new Float64Array(capacity),
   netIncome: new Float64Array(capacity),
+  grossIncome: new Float64Array(capacity),
   age: new Float64Array(capacity),
   householdMembers: new Float64Array(capacity),
   householdType: [],
   state: [],
+  homeowner: new Float64Array(capacity),
+  geoLevel: [],
   index: new Float64Array(capacity),
   percentile: new Float64Array(capacity),
   lendingIndex: new Float64Array(capacity).fill(Number.NaN),

@@ -6,6 +6,7 @@
 import { basename, extname } from 'node:path';
 import { AGE_BANDS, HOUSEHOLD_SIZE_BANDS, INCOME_BANDS } from './cohorts.js';
 import { columnsSection } from './columns-section.js';
+import { COMPARISON_STYLE, comparisonSection } from './comparison-section.js';
 import { PERCENTILES } from './count-map.js';
 import { escapeHtml, formatCount, formatDollars, formatScore, formatShare } from './format.js';
 import { indexSection, MIN_READABLE_COHORT, tooSmallMark } from './index-section.js';
@@ -313,7 +314,7 @@ export function renderReport(summary: Summary): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
 <title>PSA report: ${escapeHtml(inputName)}</title>
-<style>${STYLE}</style>
+<style>${STYLE}${summary.comparison === undefined ? '' : COMPARISON_STYLE}</style>
 </head>
 <body>
 <main>
@@ -324,6 +325,7 @@ export function renderReport(summary: Summary): string {
   )} · finished ${escapeHtml(meta.finished_at)}</p>
 </header>
 ${headline(summary)}
+${comparisonSection(summary.comparison)}
 ${psaSection(summary.overall)}
 ${scoreSection(summary.overall)}
 ${indexSection(summary)}

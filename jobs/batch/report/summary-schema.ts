@@ -7,11 +7,12 @@
  * and memory holds it as `SortedCounts` (two typed arrays); everything else is the same in both.
  */
 import Type, { type Static, type TSchema } from '../../../src/vendor/typebox.js';
+import { Comparison } from './comparison-schema.js';
 import type { SortedCounts } from './count-map.js';
 import { LendingSummary } from './lending-summary.js';
 
 export const SUMMARY_FORMAT = 'outlay-summary';
-export const SUMMARY_VERSION = 2;
+export const SUMMARY_VERSION = 3;
 
 const Count = Type.Integer({ minimum: 0 });
 const OrNull = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -151,6 +152,8 @@ export const Meta = Type.Object(
     /** The score's basis and profile (`--basis`, `--score-profile`; docs/scores.md). */
     basis: Type.Union([Type.Literal('stated'), Type.Literal('benchmark')]),
     score_profile: Type.Union([Type.Literal('standard'), Type.Literal('fair-lending')]),
+    /** The year of the prices every amount is in; absent when a remote server does not say. */
+    price_year: Type.Optional(Type.Integer()),
     started_at: Type.String(),
     finished_at: Type.String(),
     /** Milliseconds per phase; summed over shards by a merge. */
@@ -185,9 +188,13 @@ export const Summary = Type.Object(
     reason_codes: Type.Record(Type.String(), Count),
     /** Scored rows per expense flag, `CODE:category` or `CODE` for a total. */
     expense_flags: Type.Record(Type.String(), Count),
+    /** Scored rows per fixed bin of each input field and output (stability-bins.ts), for comparisons. */
+    bins: Type.Record(Type.String(), Type.Record(Type.String(), Count)),
     dimensions: Type.Array(DimensionSummary),
     /** Lender mode, for a file that gives loans: the lending index's distribution and cut-off table. */
     lending: Type.Optional(LendingSummary),
+    /** This run against a reference run's summary (`--reference`); absent without one. */
+    comparison: Type.Optional(Comparison),
   },
   { additionalProperties: false },
 );

@@ -16,6 +16,7 @@ import {
   scoredRowsBuffer,
 } from './cohorts.js';
 import { LendingAccumulator } from './lending-summary.js';
+import { InputBins, outputBins } from './stability-bins.js';
 import { SUMMARY_FORMAT, SUMMARY_VERSION, type Summary, type SummaryMetaJson } from './summary-schema.js';
 
 export { type ScoredRows, type ScoredRowsBuffer, scoredRowsBuffer } from './cohorts.js';
@@ -31,6 +32,10 @@ export interface ScoredRowStats {
   readonly state: string | null;
   readonly age: number | undefined;
   readonly netIncome: number;
+  readonly grossIncome?: number | undefined;
+  readonly isHomeowner?: boolean | undefined;
+  /** The geography level the engine used; '' when not known. */
+  readonly geoLevel?: string | undefined;
   readonly householdMembers: number | undefined;
   readonly householdType: string | undefined;
   /** The main score's index, unclamped, one decimal, and its percentile, one decimal. */
@@ -55,6 +60,8 @@ export interface SummaryMeta {
   readonly engine: 'local' | 'remote';
   readonly basis: 'stated' | 'benchmark';
   readonly scoreProfile: 'standard' | 'fair-lending';
+  /** The year of the prices the amounts are in; undefined when a remote server does not say. */
+  readonly priceYear?: number | undefined;
   readonly startedAt: string;
   readonly finishedAt: string;
   /** Milliseconds per phase. */
@@ -77,6 +84,8 @@ class SummaryState {
   /** Scored rows per reason code, and per expense flag. */
   readonly reasonCodes = new Map<string, number>();
   readonly expenseFlags = new Map<string, number>();
+  /** The input fields' fixed bins, for the comparison with a reference run. */
+  readonly inputBins = new InputBins();
   /** One per dimension, in the summary's order of dimensions. */
   readonly cohorts: DimensionCohorts[];
   /** Lender mode's section, for a file that gives loans (lending-summary.ts). */
@@ -121,6 +130,7 @@ class SummaryState {
       overall,
       reason_codes: Object.fromEntries(sortedEntries(this.reasonCodes)),
       expense_flags: Object.fromEntries(sortedEntries(this.expenseFlags)),
+      bins: { ...this.inputBins.toCounts(), ...outputBins(overall) },
       dimensions: this.cohorts.map(({ dimension }, i) => ({
         name: dimension.name,
         kind: dimension.kind,
@@ -269,6 +279,7 @@ export class SummaryBuilder {
       countItems(state.reasonCodes, rows.reasonCodes[k]!);
       countItems(state.expenseFlags, rows.expenseFlags[k]!);
     }
+    state.inputBins.addRows(rows, count);
     const cohorts = this.#cohorts;
     for (let i = 0; i < state.cohorts.length; i++) {
       const dimensionCohorts = state.cohorts[i]!;
@@ -293,6 +304,9 @@ export class SummaryBuilder {
     single.score[0] = row.score;
     single.savingsScore[0] = row.savingsScore;
     single.netIncome[0] = row.netIncome;
+    single.grossIncome[0] = row.grossIncome ?? Number.NaN;
+    single.homeowner[0] = row.isHomeowner === undefined ? Number.NaN : Number(row.isHomeowner);
+    single.geoLevel[0] = row.geoLevel ?? '';
     single.age[0] = row.age ?? Number.NaN;
     single.householdMembers[0] = row.householdMembers ?? Number.NaN;
     single.householdType[0] = row.householdType ?? null;
@@ -322,6 +336,7 @@ export class SummaryBuilder {
       engine: meta.engine,
       basis: meta.basis,
       score_profile: meta.scoreProfile,
+      ...(meta.priceYear === undefined ? {} : { price_year: meta.priceYear }),
       started_at: meta.startedAt,
       finished_at: meta.finishedAt,
       timings: { ...meta.timings },
@@ -362,6 +377,7 @@ export function mergeSummaries(summaries: readonly Summary[]): Summary {
       addCount(state.reasonCodes, code, count);
     for (const [flag, count] of Object.entries(summary.expense_flags))
       addCount(state.expenseFlags, flag, count);
+    state.inputBins.addCounts(summary.bins);
     summary.dimensions.forEach((dimension, i) => {
       for (const cohort of dimension.cohorts) {
         state.cohort(i, cohort.value).addDistribution(cohort.distribution);
@@ -378,6 +394,7 @@ export function mergeSummaries(summaries: readonly Summary[]): Summary {
     engine: first.meta.engine,
     basis: first.meta.basis,
     score_profile: first.meta.score_profile,
+    ...(first.meta.price_year === undefined ? {} : { price_year: first.meta.price_year }),
     started_at: earliest(metas.map((m) => m.started_at)),
     finished_at: latest(metas.map((m) => m.finished_at)),
     timings: sumTimings(metas.map((m) => m.timings)),
@@ -402,6 +419,7 @@ function checkSameRun(summaries: readonly Summary[], first: Summary): void {
   mustAgree('engines', (s) => s.meta.engine);
   mustAgree('score bases', (s) => s.meta.basis);
   mustAgree('score profiles', (s) => s.meta.score_profile);
+  mustAgree('price years', (s) => String(s.meta.price_year ?? 'not recorded'));
   mustAgree('--group-by columns', (s) => JSON.stringify(s.group_by));
   const expected = dimensionsFor(first.group_by).map((d) => d.name);
   for (const summary of summaries) {

@@ -114,11 +114,12 @@ export async function replayScoredRows(
   if (bytes === 0) return 0;
   const header = scoredHeader(layout);
   const at = (name: string) => header.indexOf(name);
-  const [psa, score, savings, state] = [
+  const [psa, score, savings, state, geoLevel] = [
     at('predicted_saving_ability'),
     at('outlay_score'),
     at('savings_score'),
     at('state'),
+    at('geo_level'),
   ];
   const [index, , percentile, reasonCodes, expenseFlags] = layout.explanationColumns.map(at);
   const lendingIndex = layout.lendingColumns.length === 0 ? -1 : at(layout.lendingColumns[2]!);
@@ -136,6 +137,9 @@ export async function replayScoredRows(
       state: fields[state] || null,
       age: demographics.age as number | undefined,
       netIncome: demographics.net_annual_income as number,
+      grossIncome: demographics.gross_annual_income as number | undefined,
+      isHomeowner: demographics.is_homeowner as boolean | undefined,
+      geoLevel: fields[geoLevel],
       householdMembers: demographics.household_members as number | undefined,
       householdType: demographics.household_type as string | undefined,
       index: Number(fields[index!]),

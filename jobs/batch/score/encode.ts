@@ -233,10 +233,14 @@ export class BatchEncoder {
     stats.score[k] = scoreValues[1]!;
     stats.savingsScore[k] = scoreValues[2]!;
     stats.netIncome[k] = demographics.net_annual_income as number;
+    stats.grossIncome[k] = (demographics.gross_annual_income as number | undefined) ?? Number.NaN;
+    const homeowner = demographics.is_homeowner as boolean | undefined;
+    stats.homeowner[k] = homeowner === undefined ? Number.NaN : Number(homeowner);
     stats.age[k] = (demographics.age as number | undefined) ?? Number.NaN;
     stats.householdMembers[k] = (demographics.household_members as number | undefined) ?? Number.NaN;
     stats.householdType.push((demographics.household_type as string | undefined) ?? null);
     stats.state.push(figures.geography.state);
+    stats.geoLevel.push(figures.geography.level);
     stats.index[k] = explanation.outlay_index;
     stats.percentile[k] = explanation.outlay_percentile;
     stats.reasonCodes.push(explanation.reason_codes);
@@ -294,6 +298,8 @@ export class BatchEncoder {
         score: trim(stats.score),
         savingsScore: trim(stats.savingsScore),
         netIncome: trim(stats.netIncome),
+        grossIncome: trim(stats.grossIncome),
+        homeowner: trim(stats.homeowner),
         age: trim(stats.age),
         householdMembers: trim(stats.householdMembers),
         index: trim(stats.index),

@@ -11,6 +11,11 @@ export const EXIT_FAILURE = 1;
 export const EXIT_REJECTS = 3;
 /** Outputs published, but more rows were rejected than --max-reject-rate (or its default) allows. */
 export const EXIT_REJECT_RATE_EXCEEDED = 4;
+/**
+ * Outputs published, but the index's PSI against `--reference` is above `--max-psi`: tonight's population
+ * or scores have moved from the reference run's (`outlay score` and `outlay merge`).
+ */
+export const EXIT_PSI_EXCEEDED = 5;
 
 /**
  * The reject rate above which a run exits 4 when `--max-reject-rate` is not given: more than half the rows
@@ -46,6 +51,13 @@ export function publishedExitCode(
   if (counts.rowsRejected === 0) return { code: EXIT_SUCCESS, rejectRate };
   return { code: rejectRate <= maxRejectRate ? EXIT_REJECTS : EXIT_REJECT_RATE_EXCEEDED, rejectRate };
 }
+
+/**
+ * A run's exit code from its rejects' code and the comparison's (null: no `--max-psi` breach): a reject
+ * rate above its limit outranks a PSI above its own, rejects being a problem of the data itself.
+ */
+export const combinedExitCode = (rejects: number, psi: number | null): number =>
+  rejects === EXIT_REJECT_RATE_EXCEEDED ? rejects : (psi ?? rejects);
 
 /**
  * `--scored -`: standard output was closed by its reader before the stream ended (`… | head`), 128 + 13 as a

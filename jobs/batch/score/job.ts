@@ -11,7 +11,8 @@ import { type ColumnMap, planRequest } from '../io/column-mapping.js';
 import type { CsvOptions } from '../io/csv-source.js';
 import type { InputSource, SourceBatch } from '../io/input-source.js';
 import { planLoan } from '../io/loan-columns.js';
-import { SummaryBuilder, type SummaryMeta } from '../report/summary.js';
+import { type Comparison, compareSummaries } from '../report/comparison.js';
+import { type Summary, SummaryBuilder, type SummaryMeta } from '../report/summary.js';
 import { fingerprintOf, matchingCheckpoint, removeCheckpoint } from './checkpoint.js';
 import { type InterruptingSignal, JobInterrupted } from './exit-codes.js';
 import { type InputOptions, inputFormatOf, openInput, outputNameOf } from './input.js';
@@ -87,6 +88,8 @@ export interface ScoreJobOptions {
    * are written and checkpointed (--resume), nothing is published, and the job throws JobInterrupted.
    */
   readonly stop?: AbortSignal;
+  /** `--reference`: a previous run's summary, which the summary and report are compared with. */
+  readonly reference?: Summary | undefined;
 }
 
 /** The main thread's share of the reading and writing, beside scoring. */
@@ -114,6 +117,8 @@ export interface ScoreJobResult {
   readonly rowsScored: number;
   readonly rowsRejected: number;
   readonly modelVersion: string;
+  /** The comparison with `reference`, when one was given. */
+  readonly comparison?: Comparison | undefined;
   readonly files: { scored: string; rejects: string; summary: string; report: string };
 }
 
@@ -138,6 +143,7 @@ interface Scored {
   readonly writer: BatchWriter;
   readonly modelVersion: string;
   readonly engineKind: BatchScorer['engineKind'];
+  readonly priceYear: number | undefined;
   readonly engineReadyMs: number;
   readonly scoringMs: number;
 }
@@ -217,11 +223,15 @@ async function scoreAndPublish(run: Run, format: FileFormat): Promise<ScoreJobRe
   );
   const scored = await scoreAll(run, layout, summary, format);
   const inputSha256 = await run.digest;
-  const report = await stageOutputs(run.outputs!, options.outDir, name, () =>
-    summary.finish({ ...summaryMeta(run, scored, inputSha256), columns: [...plan.columns] }),
-  );
+  let comparison: Comparison | undefined;
+  const report = await stageOutputs(run.outputs!, options.outDir, name, () => {
+    const finished = summary.finish({ ...summaryMeta(run, scored, inputSha256), columns: [...plan.columns] });
+    if (options.reference === undefined) return finished;
+    comparison = compareSummaries(finished, options.reference);
+    return { ...finished, comparison };
+  });
   await publishOutputs(run.outputs!, report, run.paths.checkpoint, run.lock!);
-  return resultOf(run, scored, report);
+  return { ...resultOf(run, scored, report), comparison };
 }
 
 /**
@@ -259,10 +269,10 @@ async function scoreAll(
   const scoringMs = performance.now() - scoringStarted;
   // Workers (isolates, engines, heaps) go before the summary is expanded into sorted lists, the job's
   // largest main-thread allocation: holding both was the peak RSS of long runs.
-  const { modelVersion, engineKind } = scorer;
+  const { modelVersion, engineKind, priceYear } = scorer;
   run.scorer = undefined;
   await scorer.close();
-  return { writer, modelVersion, engineKind, engineReadyMs, scoringMs };
+  return { writer, modelVersion, engineKind, priceYear, engineReadyMs, scoringMs };
 }
 
 /** Stdin is never resumed (refused up front), so its digest, known only at its end, is not waited for. */
@@ -336,6 +346,7 @@ function summaryMeta(run: Run, scored: Scored, inputSha256: string): SummaryMeta
     engine: scored.engineKind,
     basis: options.scoring.basis,
     scoreProfile: options.scoring.profile,
+    priceYear: scored.priceYear,
     startedAt: startedAt.toISOString(),
     finishedAt: finishedAt.toISOString(),
     timings: {

@@ -159,9 +159,10 @@ describe('deploy/run-shard.sh', () => {
     expect((await calls())[0]).toContain('--max-reject-rate 0.2');
   });
 
-  it('exit 3 (rejects within the rate) → 0 for the scheduler; 4, 1 and 143 pass through', () => {
+  it('exit 3 (rejects within the rate) and 5 (PSI over --max-psi, files published) → 0; 4, 1 and 143 pass through', () => {
     for (const [code, status] of [
       ['3', 0],
+      ['5', 0],
       ['4', 4],
       ['1', 1],
       ['143', 143],
@@ -240,6 +241,17 @@ describe('deploy/run-merge.sh', () => {
     }
     expect((await readFile(join(dir, 'calls.log'), 'utf8')).trim().split('\n')[0]).toContain(
       '--max-reject-rate 0.2',
+    );
+  });
+
+  it('with OUTLAY_REFERENCE and OUTLAY_MAX_PSI: the merge compares with the reference and judges its PSI', async () => {
+    await summary(1);
+    await summary(2);
+    expect(
+      runMerge({ OUTLAY_REFERENCE: '/ref/households.summary.json', OUTLAY_MAX_PSI: '0.25' }).status,
+    ).toBe(0);
+    expect((await readFile(join(dir, 'calls.log'), 'utf8')).trim()).toBe(
+      `merge ${dir}/run/shard-1/households.summary.json ${dir}/run/shard-2/households.summary.json --reference /ref/households.summary.json --max-psi 0.25 --rows --out ${dir}/run/merged --name households`,
     );
   });
 
