@@ -41,19 +41,6 @@ export interface ScoredColumns {
   readonly expenseFlags: Utf8Buffers;
 }
 
-const INT32_PER_CACHE_LINE = 16;
-
-/**
- * The distance between two categories' columns: room for every row of the batch, rounded to an odd number
- * of 64-byte cache lines. Each scored row writes one value into each of 76 columns; with the default batch
- * (2,048 rows) as the distance, those writes were 8 KB apart and fell on the same few sets of the CPU's
- * caches, evicting each other: 390-580 ns per row instead of 170-210 (2,064 values apart, an odd number
- * of lines, so that consecutive columns fall on consecutive sets).
- */
-export function categoryStride(rows: number): number {
-  return (Math.ceil(rows / INT32_PER_CACHE_LINE) | 1) * INT32_PER_CACHE_LINE;
-}
-
 /** The text columns, built row by row. */
 const TEXT_COLUMNS = ['geoLevel', 'state', 'cbsa', 'reasonCodes', 'expenseFlags'] as const;
 type TextColumn = (typeof TEXT_COLUMNS)[number];
@@ -116,14 +103,13 @@ export class BatchEncoder {
   ) {
     const n = rowNumbers.length;
     this.scoredIndex = new Int32Array(n);
-    const stride = categoryStride(n);
     this.columns =
       layout.format === 'arrow'
         ? {
             rowNumber: new Int32Array(n),
-            budget: new Int32Array(stride * CATEGORY_COUNT),
-            model: new Int32Array(stride * CATEGORY_COUNT),
-            categoryStride: stride,
+            budget: new Int32Array(n * CATEGORY_COUNT),
+            model: new Int32Array(n * CATEGORY_COUNT),
+            categoryStride: n,
             psa: new Int32Array(n),
             score: new Float64Array(n),
             savingsScore: new Float64Array(n),
