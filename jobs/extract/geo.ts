@@ -28,7 +28,7 @@ import {
 } from '../../src/geo/tables.js';
 import type { CensusRegion, PriceParities } from '../../src/geo/types.js';
 
-const RAW_GEO_FILES = {
+export const RAW_GEO_FILES = {
   hud: 'hud_zip_county_2023q1.csv',
   ruca: 'usda_ruca2020_zipcode.csv',
   geonames: 'geonames_us_postal_codes.tsv',

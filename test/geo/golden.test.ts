@@ -24,7 +24,7 @@ describe('resolve: verified lookups from the raw-data README', () => {
       urban: true,
       rpp: { all: 92.57, goods: 95.05, housing: 72.09, utilities: 90.68, other: 98.68 },
       rppScope: 'metro',
-      rentIndex: 0.93,
+      rentIndex: 0.91,
       // CBSA population 2012: 1,136,650 (its 2023 counties in the county file) → class 3, 0.33–1.19 million.
       metroSize: 3,
     });
