@@ -42,12 +42,10 @@ export function buildAdminServer(options: BuildAdminServerOptions): FastifyInsta
   app.get(ADMIN_PATHS.ready, (_request, reply) => {
     if (apiClosing) reply.code(503).send(NOT_READY);
     else if (keyStore.reloads.lastError !== undefined)
-      reply
-        .code(503)
-        .send({
-          ...NOT_READY,
-          keys: `the last reload failed (${keyStore.reloads.lastError}); the keys loaded before stay in force`,
-        });
+      reply.code(503).send({
+        ...NOT_READY,
+        keys: `the last reload failed (${keyStore.reloads.lastError}); the keys loaded before stay in force`,
+      });
     else reply.send({ status: 'ready', modelVersion: engine.modelVersion, activeKeys: keyStore.size });
   });
   app.get(ADMIN_PATHS.metrics, async (_request, reply) => {

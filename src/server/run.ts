@@ -41,6 +41,7 @@ export interface RunServerOptions {
     | 'maxConnections'
     | 'maxConnectionsPerAddress'
     | 'accessLog'
+    | 'evaluatesPerKey'
     | 'trustProxy'
     | 'redisUrl'
     | 'acceptTextPlainJson'
