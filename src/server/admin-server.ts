@@ -4,9 +4,9 @@
  * binds this one to loopback unless told otherwise (--admin-host). Like buildServer, it never listens.
  */
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import { ADMIN_PATHS } from '../contract/endpoints.js';
 import type { Engine } from '../engine/types.js';
 import type { KeyStore } from '../keys/key-store.js';
-import { ADMIN_PATHS } from './endpoints.js';
 import type { Metrics } from './metrics.js';
 import { HEALTHY } from './routes/public.js';
 

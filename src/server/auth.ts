@@ -6,9 +6,9 @@
  * @fastify/swagger-ui, under /docs) are public.
  */
 import type { FastifyInstance, FastifyReply, onRequestHookHandler } from 'fastify';
+import { PUBLIC_PATHS } from '../contract/endpoints.js';
 import type { KeyStore } from '../keys/key-store.js';
 import type { Scope } from '../keys/keys-file.js';
-import { PUBLIC_PATHS } from './endpoints.js';
 import type { RateDecision, RateLimiter } from './rate-limit.js';
 
 export type RouteScope = Scope | readonly Scope[] | 'any-key' | 'public';

@@ -11,6 +11,18 @@
  * document in its static mode (routes/docs-page.ts).
  */
 
+import { PUBLIC_PATHS, SERVICE_PATHS } from '../contract/endpoints.js';
+import {
+  EngineInfo,
+  EVALUATE_ROWS_MEDIA_TYPE,
+  EvaluateOffer,
+  EvaluateRequest,
+  evaluateResponseSchema,
+  evaluateRowsAnswerSchema,
+  householdAnswerSchema,
+  MAX_EVALUATE_HOUSEHOLDS,
+  rowColumns,
+} from '../contract/evaluate.js';
 import {
   Demographics,
   ErrorItem,
@@ -25,20 +37,8 @@ import {
 } from '../contract/schemas.js';
 import { ScoreDetails } from '../engine/score-details.js';
 import type { TSchema } from '../vendor/typebox.js';
-import { PUBLIC_PATHS, SERVICE_PATHS } from './endpoints.js';
 import { OPERATIONS, type Operation, type QueryFlag } from './operations.js';
 import { HealthStatus } from './public-schemas.js';
-import {
-  EngineInfo,
-  EVALUATE_ROWS_MEDIA_TYPE,
-  EvaluateOffer,
-  EvaluateRequest,
-  evaluateResponseSchema,
-  evaluateRowsAnswerSchema,
-  householdAnswerSchema,
-  MAX_EVALUATE_HOUSEHOLDS,
-  rowColumns,
-} from './service-schemas.js';
 
 export type OpenApiDocument = Record<string, unknown>;
 

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { generateApiKey } from '../../src/keys/api-key.js';
 import type { KeyStore } from '../../src/keys/key-store.js';
-import { openKeyStore } from '../../src/keys/open-key-store.js';
 import { createKey, revokeKey } from '../../src/keys/manage-keys.js';
+import { openKeyStore } from '../../src/keys/open-key-store.js';
 import { captureLogs } from '../server/helpers.js';
 import { eventually } from './eventually.js';
 

@@ -6,13 +6,7 @@
 import { setImmediate } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import pLimit, { type LimitFunction } from 'p-limit';
-import type { ErrorItem, InvalidRequestBody } from '../../contract/schemas.js';
-import { invalidRequest } from '../../contract/validate.js';
-import type { Engine, ScoreRunOptions } from '../../engine/types.js';
-import { SCOPES } from '../../keys/keys-file.js';
-import { Compile } from '../../vendor/typebox.js';
-import { SERVICE_PATHS } from '../endpoints.js';
-import { JSON_MEDIA_TYPE } from '../json-body.js';
+import { SERVICE_PATHS } from '../../contract/endpoints.js';
 import {
   type AnsweredHousehold,
   type EngineInfo,
@@ -22,7 +16,13 @@ import {
   MAX_EVALUATE_HOUSEHOLDS,
   type RowColumn,
   rowColumns,
-} from '../service-schemas.js';
+} from '../../contract/evaluate.js';
+import type { ErrorItem, InvalidRequestBody } from '../../contract/schemas.js';
+import { invalidRequest } from '../../contract/validate.js';
+import type { Engine, ScoreRunOptions } from '../../engine/types.js';
+import { SCOPES } from '../../keys/keys-file.js';
+import { Compile } from '../../vendor/typebox.js';
+import { JSON_MEDIA_TYPE } from '../json-body.js';
 import { BAD_EXPLAIN, explainRequested, NO_BODY } from './operations.js';
 
 export function engineInfoOf(engine: Engine): EngineInfo {
