@@ -6,7 +6,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { EVALUATE_ROWS_MEDIA_TYPE } from '../src/server/service-schemas.js';
+import { EVALUATE_ROWS_MEDIA_TYPE } from '../src/contract/evaluate.js';
 import { createApiKey, keysFileIn, profileServer, startOutlayServer, urlOf } from './lib/api-server.js';
 import { parseBenchArgs } from './lib/args.js';
 import { formatHotFunctions } from './lib/cpu-profile.js';

@@ -1,6 +1,6 @@
 /** The servers figures 3 and 4 load: Outlay's own `outlay serve` and the stack's ceiling. */
 import { join } from 'node:path';
-import { OPERATION_PATHS } from '../../src/server/endpoints.js';
+import { OPERATION_PATHS } from '../../src/contract/endpoints.js';
 import { type HotFunction, hottestFunctions, readProfiles } from './cpu-profile.js';
 import { outlay, withScratch } from './outlay.js';
 import { benchScript, OUTLAY_BIN } from './paths.js';

@@ -48,8 +48,9 @@ const PERCENTILE_OFFSET: Readonly<Record<BenchmarkPercentile, number>> = {
  */
 export const FLAG_MIN_POINTS = 0.5;
 
-export const FLAG_CODES = ['BELOW_PEERS', 'BASICS_TOTAL_BELOW_PEERS', 'GROSS_BELOW_TAKE_HOME'] as const;
-export type FlagCode = (typeof FLAG_CODES)[number];
+import { FLAG_CODES, type FlagCode } from '../contract/score-details.js';
+
+export { FLAG_CODES, type FlagCode };
 
 export interface Flag {
   readonly code: FlagCode;

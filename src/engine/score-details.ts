@@ -3,10 +3,10 @@
  * with a proposed loan, lender mode. The shapes are defined once here (TypeBox), for the response's
  * `details`, the request's `loan` and `options`, and the OpenAPI document.
  */
-import { BASES, type Basis, type LoanRequest } from '../contract/schemas.js';
-import { GEO_FLAGS, GEO_LEVELS, type GeoFlag, type GeoLevel, geoFlagOf } from '../geo/types.js';
-import Type, { type Static } from '../vendor/typebox.js';
-import { expenseFlags, FLAG_CODES, heldToBenchmarks, incomeFlags, type PeerBenchmarks } from './benchmark.js';
+import type { Basis, LoanRequest } from '../contract/schemas.js';
+import type { ScoreDetails, ScoreProfile } from '../contract/score-details.js';
+import { type GeoFlag, type GeoLevel, geoFlagOf } from '../geo/types.js';
+import { expenseFlags, heldToBenchmarks, incomeFlags, type PeerBenchmarks } from './benchmark.js';
 import {
   clampedScore,
   indicesOf,
@@ -19,64 +19,14 @@ import { lendingOf } from './lending.js';
 import { lendingReasons, type Reason, savingsReasons, scoreReasonCodes, scoreReasons } from './reasons.js';
 import { percentileOf, type ScoreReference } from './score-reference.js';
 
-/**
- * The score profiles: `standard` scores the profile as sent; `fair-lending` scores it without age and
- * household type (fair-lending.ts), and its percentile reads the reference of that profile.
- */
-export const SCORE_PROFILES = ['standard', 'fair-lending'] as const;
-export type ScoreProfile = (typeof SCORE_PROFILES)[number];
-
-const ReasonItem = Type.Object({ code: Type.String(), text: Type.String() }, { additionalProperties: false });
-
-const FlagItem = Type.Object(
-  {
-    code: Type.Enum([...FLAG_CODES, ...GEO_FLAGS], { type: 'string' }),
-    category: Type.Union([Type.String(), Type.Null()]),
-    stated: Type.Optional(Type.Integer({ description: 'The stated amount; absent on a ZIP flag.' })),
-    benchmark: Type.Optional(Type.Integer({ description: 'What it is held to; absent on a ZIP flag.' })),
-  },
-  { additionalProperties: false },
-);
+// The shapes live with the contract (src/contract/score-details.ts); re-exported for the engine's users.
+export { SCORE_PROFILES, ScoreDetails, type ScoreProfile } from '../contract/score-details.js';
 
 /** The flag of a place scored with less than the model's local detail (`geoFlagOf`), as a details item. */
 export function geoFlags(level: GeoLevel): { code: GeoFlag; category: null }[] {
   const code = geoFlagOf(level);
   return code === undefined ? [] : [{ code, category: null }];
 }
-
-const LendingDetails = Type.Object(
-  {
-    stressed_payment: Type.Integer({ description: 'The payment as assessed, monthly, whole units.' }),
-    surplus: Type.Integer({ description: 'PSA less the stressed payment, monthly, whole units.' }),
-    index: Type.Number({ description: '80 + 100 × 12 × surplus / take-home, one decimal, unclamped.' }),
-    score: Type.Number({ description: 'The index clamped to 0–100.' }),
-    reasons: Type.Array(ReasonItem, { maxItems: 4 }),
-  },
-  { additionalProperties: false },
-);
-
-export const ScoreDetails = Type.Object(
-  {
-    basis: Type.Enum(BASES, { type: 'string' }),
-    profile: Type.Enum(SCORE_PROFILES, { type: 'string' }),
-    psa: Type.Integer({ description: 'The PSA on this basis, monthly, whole units.' }),
-    index: Type.Number({ description: 'The main score unclamped, one decimal.' }),
-    savings_index: Type.Number({ description: 'The SAViNGS score unclamped, one decimal.' }),
-    percentile: Type.Number({
-      minimum: 0,
-      maximum: 100,
-      description: 'Where the index sits among US households (data/model/score-reference.json), one decimal.',
-    }),
-    reasons: Type.Array(ReasonItem, { maxItems: 4 }),
-    savings_reasons: Type.Array(ReasonItem, { maxItems: 4 }),
-    flags: Type.Array(FlagItem),
-    geo_level: Type.Enum(GEO_LEVELS, { type: 'string' }),
-    model_version: Type.String(),
-    lending: Type.Optional(LendingDetails),
-  },
-  { additionalProperties: false },
-);
-export type ScoreDetails = Static<typeof ScoreDetails>;
 
 /** How a household's score is explained: its peers' benchmarks, and options. */
 export interface ExplainOptions {

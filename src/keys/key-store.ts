@@ -8,7 +8,8 @@
  *
  * A change to the keys file is noticed by fs.watch on its directory (the file itself is replaced by
  * rename, which a watch on the file would miss) and, as a fallback for filesystems without reliable
- * events, by polling its stat. A file that fails to load on reload leaves the previous keys in force.
+ * events, by polling its stat. A file that fails to load on reload leaves the previous keys in force, and
+ * is read again at every poll until it loads (ReloadHealth).
  */
 import { timingSafeEqual } from 'node:crypto';
 import { type FSWatcher, watch } from 'node:fs';
@@ -33,7 +34,35 @@ export interface KeyStore {
   authenticate(presented: string, now: number): ActiveKey | undefined;
   /** Number of active (not revoked) keys. */
   readonly size: number;
+  /** How reloading goes; readiness and metrics report it. */
+  readonly reloads: ReloadHealth;
   close(): void;
+}
+
+/**
+ * Failed reloads leave the keys loaded before in force (a revocation made since does not take effect), so
+ * each is logged as an error and counted, and the store says so until a reload succeeds.
+ */
+export class ReloadHealth {
+  /** Failed reloads since the store was opened. */
+  failures = 0;
+  /** Why the last reload failed, or undefined once one succeeds. */
+  lastError: string | undefined;
+
+  constructor(
+    private readonly logger: Logger,
+    private readonly where: Record<string, string>,
+  ) {}
+
+  succeeded(): void {
+    this.lastError = undefined;
+  }
+
+  failed(error: unknown): void {
+    this.failures++;
+    this.lastError = error instanceof Error ? error.message : String(error);
+    this.logger.error({ ...this.where, err: error }, 'keys reload failed; keeping the previous keys');
+  }
 }
 
 interface FollowOptions {
@@ -120,17 +149,19 @@ export async function openFileKeyStore(options: FileKeyStoreOptions): Promise<Ke
   let index = new KeyIndex(indexKeys(await readKeysFile(path)));
   let reloading: Promise<void> | undefined;
   let reloadAgain = false;
+  const reloads = new ReloadHealth(logger, { keysFile: path });
 
   async function reloadIfChanged(): Promise<void> {
     try {
       const current = fileVersion(await stat(path));
-      if (current === version) return;
+      if (current === version && reloads.lastError === undefined) return;
       const file = await readKeysFile(path);
       version = current;
       index = new KeyIndex(indexKeys(file));
+      reloads.succeeded();
       logger.info({ keysFile: path, activeKeys: index.size }, 'keys file reloaded');
     } catch (error) {
-      logger.error({ keysFile: path, err: error }, 'keys file reload failed; keeping the previous keys');
+      reloads.failed(error);
     }
   }
 
@@ -166,6 +197,7 @@ export async function openFileKeyStore(options: FileKeyStoreOptions): Promise<Ke
     get size() {
       return index.size;
     },
+    reloads,
     close() {
       clearInterval(poll);
       watcher?.close();

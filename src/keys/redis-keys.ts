@@ -16,7 +16,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis, type RedisOptions } from 'ioredis';
 import type { Logger } from 'pino';
-import { type ActiveKey, indexKeys, KeyIndex, type KeyStore } from './key-store.js';
+import { type ActiveKey, indexKeys, KeyIndex, type KeyStore, ReloadHealth } from './key-store.js';
 import type { KeyChange, KeyStoreWriter } from './key-store-writer.js';
 import { checkKeysFile, type KeysFile, type StoredKey } from './keys-file.js';
 
@@ -171,16 +171,19 @@ export async function openRedisKeyStore(options: RedisKeyStoreOptions): Promise<
     throw error;
   }
   let polling = false;
+  const reloads = new ReloadHealth(logger, { keyStore: description });
 
   async function reloadIfChanged(): Promise<void> {
     if (polling) return;
     polling = true;
     try {
-      if ((await redis.get(REDIS_KEYS.version)) === current.version) return;
+      const version = await redis.get(REDIS_KEYS.version);
+      if (version === current.version && reloads.lastError === undefined) return;
       current = await load();
+      reloads.succeeded();
       logger.info({ keyStore: description, activeKeys: current.index.size }, 'keys reloaded');
     } catch (error) {
-      logger.error({ keyStore: description, err: error }, 'keys reload failed; keeping the previous keys');
+      reloads.failed(error);
     } finally {
       polling = false;
     }
@@ -194,6 +197,7 @@ export async function openRedisKeyStore(options: RedisKeyStoreOptions): Promise<
     get size() {
       return current.index.size;
     },
+    reloads,
     close() {
       clearInterval(poll);
       redis.disconnect();

@@ -13,10 +13,9 @@
  * - 401/403/404: thrown as RemoteFatalError, since every other row would fail the same way.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { OPERATION_PATHS, PUBLIC_PATHS, SERVICE_PATHS } from '../contract/endpoints.js';
+import { EngineInfo, EVALUATE_ROWS_MEDIA_TYPE, explainedScoreResponseSchema } from '../contract/evaluate.js';
 import { DEFAULT_SCORE_KEY, type ErrorItem, type ScoreResponse } from '../contract/schemas.js';
-import { OPERATION_PATHS, PUBLIC_PATHS, SERVICE_PATHS } from '../server/endpoints.js';
-import { explainedScoreResponseSchema } from '../server/operations.js';
-import { EngineInfo, EVALUATE_ROWS_MEDIA_TYPE } from '../server/service-schemas.js';
 import { AmountsAnswer } from './amounts-answer.js';
 import { boundedOutcome } from './answer-bounds.js';
 import { CheckedAnswer, OffContractAnswer, offContractRejection } from './checked-answer.js';

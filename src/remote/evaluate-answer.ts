@@ -1,21 +1,21 @@
 /**
  * Reads the answers of POST /v1.0/households/evaluate?explain=true into each household's outcome, checked
- * against their schemas (src/server/service-schemas.ts): the JSON answer of the operations' objects, or
+ * against their schemas (src/contract/evaluate.ts): the JSON answer of the operations' objects, or
  * the answer in rows a server gives when it offers EVALUATE_ROWS_MEDIA_TYPE (told by its content-type).
  * The rows carry only what a scored file needs, so the server writes, and this reads, about a fifth of
  * the bytes, and no explanation texts.
  */
 import { CATEGORIES, type Category } from '../contract/categories.js';
-import { type ErrorItem, PSA_KEY, SAVINGS_SCORE_KEY, type ScoreResponse } from '../contract/schemas.js';
-import type { ScoreDetails } from '../engine/score-details.js';
-import { SERVICE_PATHS } from '../server/endpoints.js';
+import { SERVICE_PATHS } from '../contract/endpoints.js';
 import {
   EVALUATE_ROWS_MEDIA_TYPE,
   evaluateAnswerSchema,
   evaluateRowsAnswerSchema,
   joinedCodes,
   rowColumns,
-} from '../server/service-schemas.js';
+} from '../contract/evaluate.js';
+import { type ErrorItem, PSA_KEY, SAVINGS_SCORE_KEY, type ScoreResponse } from '../contract/schemas.js';
+import type { ScoreDetails } from '../contract/score-details.js';
 import { amountsOf } from './amounts-answer.js';
 import { boundedOutcome } from './answer-bounds.js';
 import { CheckedAnswer, OffContractAnswer, offContractRejection } from './checked-answer.js';

@@ -4,9 +4,9 @@
  * binds this one to loopback unless told otherwise (--admin-host). Like buildServer, it never listens.
  */
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import { ADMIN_PATHS } from '../contract/endpoints.js';
 import type { Engine } from '../engine/types.js';
 import type { KeyStore } from '../keys/key-store.js';
-import { ADMIN_PATHS } from './endpoints.js';
 import type { Metrics } from './metrics.js';
 import { HEALTHY } from './routes/public.js';
 
@@ -37,9 +37,15 @@ export function buildAdminServer(options: BuildAdminServerOptions): FastifyInsta
   app.get(ADMIN_PATHS.health, (_request, reply) => {
     reply.send(HEALTHY);
   });
-  // The engine and the key store exist only once loaded.
+  // The engine and the key store exist only once loaded. Keys that fail to reload leave the instance
+  // enforcing an old list (a revoked key still accepted): unready until they load again.
   app.get(ADMIN_PATHS.ready, (_request, reply) => {
     if (apiClosing) reply.code(503).send(NOT_READY);
+    else if (keyStore.reloads.lastError !== undefined)
+      reply.code(503).send({
+        ...NOT_READY,
+        keys: `the last reload failed (${keyStore.reloads.lastError}); the keys loaded before stay in force`,
+      });
     else reply.send({ status: 'ready', modelVersion: engine.modelVersion, activeKeys: keyStore.size });
   });
   app.get(ADMIN_PATHS.metrics, async (_request, reply) => {

@@ -88,7 +88,10 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   });
 
   registerOperationRoutes(app, engine, { profile: config.scoreProfile });
-  registerServiceRoutes(app, engine, { profile: config.scoreProfile });
+  registerServiceRoutes(app, engine, {
+    profile: config.scoreProfile,
+    evaluatesPerKey: config.evaluatesPerKey,
+  });
   registerPublicRoutes(app);
   registerDocsPage(
     app,

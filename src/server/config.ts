@@ -40,6 +40,11 @@ export interface ServerConfig {
    * proxy (connection-limits.ts).
    */
   readonly maxConnectionsPerAddress?: number;
+  /**
+   * Evaluate requests (up to 1,000 households each) of one key processed at once; the key's further ones
+   * wait for a turn, so that one tenant's bulk work cannot crowd out the others'.
+   */
+  readonly evaluatesPerKey: number;
   /** One line per answered request (access-log.ts), whatever the logger's level. */
   readonly accessLog: boolean;
   /** The server speaks HTTPS when given. */
@@ -75,5 +80,6 @@ export const DEFAULT_SERVER_CONFIG: ServerConfig = {
   keepAliveTimeoutMs: 72_000,
   maxConnections: 1024,
   accessLog: true,
+  evaluatesPerKey: 2,
   acceptTextPlainJson: false,
 };

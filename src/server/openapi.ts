@@ -11,6 +11,18 @@
  * document in its static mode (routes/docs-page.ts).
  */
 
+import { PUBLIC_PATHS, SERVICE_PATHS } from '../contract/endpoints.js';
+import {
+  EngineInfo,
+  EVALUATE_ROWS_MEDIA_TYPE,
+  EvaluateOffer,
+  EvaluateRequest,
+  evaluateResponseSchema,
+  evaluateRowsAnswerSchema,
+  householdAnswerSchema,
+  MAX_EVALUATE_HOUSEHOLDS,
+  rowColumns,
+} from '../contract/evaluate.js';
 import {
   Demographics,
   ErrorItem,
@@ -25,20 +37,8 @@ import {
 } from '../contract/schemas.js';
 import { ScoreDetails } from '../engine/score-details.js';
 import type { TSchema } from '../vendor/typebox.js';
-import { PUBLIC_PATHS, SERVICE_PATHS } from './endpoints.js';
 import { OPERATIONS, type Operation, type QueryFlag } from './operations.js';
 import { HealthStatus } from './public-schemas.js';
-import {
-  EngineInfo,
-  EVALUATE_ROWS_MEDIA_TYPE,
-  EvaluateOffer,
-  EvaluateRequest,
-  evaluateResponseSchema,
-  evaluateRowsAnswerSchema,
-  householdAnswerSchema,
-  MAX_EVALUATE_HOUSEHOLDS,
-  rowColumns,
-} from './service-schemas.js';
 
 export type OpenApiDocument = Record<string, unknown>;
 
@@ -167,8 +167,15 @@ const components = (scoreKey: string) => ({
     InvalidRequestBody: {
       description:
         'The key was accepted but the body failed validation: every problem with its JSON Pointer path. ' +
-        'Also for malformed JSON and a missing or non-JSON content type (path "").',
+        'Also for malformed JSON and a missing or non-JSON content type (path ""), and for a key given twice ' +
+        'in one object (its path, "is given more than once").',
       content: json(ref('InvalidRequestBody')),
+    },
+    UnsupportedMediaType: {
+      description:
+        'The body is compressed (Content-Encoding other than identity), which the server does not read: ' +
+        'message "Unsupported Media Type", and `errors` naming the encoding (path "").',
+      content: json(ref('ErrorMessage')),
     },
     Forbidden: {
       description:
@@ -287,6 +294,7 @@ const postResponses = (schema: object) => ({
   400: responseRef('InvalidRequestBody'),
   ...keyedFailures,
   413: responseRef('PayloadTooLarge'),
+  415: responseRef('UnsupportedMediaType'),
 });
 
 /** The evaluate answers: JSON, or in rows for a caller that accepts them. */

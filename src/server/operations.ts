@@ -3,6 +3,8 @@
  * generated from this table, so a path, scope or response schema is stated once.
  */
 
+import { OPERATION_PATHS } from '../contract/endpoints.js';
+import { explainedScoreResponseSchema } from '../contract/evaluate.js';
 import {
   AliasedBudgetResponse,
   AliasedModelResponse,
@@ -11,12 +13,10 @@ import {
   scoreAnswerSchema,
 } from '../contract/schemas.js';
 import { ModelRangesResponse } from '../engine/model-ranges.js';
-import { ScoreDetails } from '../engine/score-details.js';
 import { withAliases } from '../engine/transform.js';
 import type { Engine, Result, ScoreRunOptions } from '../engine/types.js';
 import type { Scope } from '../keys/keys-file.js';
-import Type, { type TSchema } from '../vendor/typebox.js';
-import { OPERATION_PATHS } from './endpoints.js';
+import type { TSchema } from '../vendor/typebox.js';
 
 export interface Operation {
   readonly path: string;
@@ -111,11 +111,3 @@ export const OPERATIONS: readonly Operation[] = [
     },
   },
 ];
-
-/** The score response with `?explain=true`: its three values and their `details` (docs/scores.md). */
-export function explainedScoreResponseSchema(scoreKey: string): TSchema {
-  return Type.Object(
-    { ...scoreAnswerSchema(scoreKey).properties, details: ScoreDetails },
-    { additionalProperties: false },
-  );
-}

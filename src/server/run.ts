@@ -41,6 +41,7 @@ export interface RunServerOptions {
     | 'maxConnections'
     | 'maxConnectionsPerAddress'
     | 'accessLog'
+    | 'evaluatesPerKey'
     | 'trustProxy'
     | 'redisUrl'
     | 'acceptTextPlainJson'
@@ -93,7 +94,7 @@ export async function runServer(options: RunServerOptions): Promise<void> {
   const keyStore = await openKeyStore(keyStoreOptions(options, logger));
   const stopped = nextStopSignal();
   try {
-    const metrics = createMetrics();
+    const metrics = createMetrics({ keyStore });
     const app = buildServer({
       config: { ...DEFAULT_SERVER_CONFIG, ...options.server, ...(await readTls(options.tls)) },
       engine,

@@ -7,8 +7,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { OPERATION_PATHS } from '../../src/contract/endpoints.js';
 import { UNKNOWN_ZIP_MESSAGE } from '../../src/engine/create-engine.js';
-import { OPERATION_PATHS } from '../../src/server/endpoints.js';
 import { runCli, tempDir } from '../jobs/batch/score/helpers.js';
 import { postJson, useShippedServer } from '../server/shipped-server.js';
 

@@ -5,6 +5,7 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
+import { ReloadHealth } from '../../src/keys/key-store.js';
 import { buildServer } from '../../src/server/build-server.js';
 import { DEFAULT_SERVER_CONFIG } from '../../src/server/config.js';
 import { createFakeEngine } from './fake-engine.js';
@@ -21,7 +22,12 @@ async function linesAfterOneRequest(level: pino.Level, accessLog: boolean): Prom
   const app = buildServer({
     config: { ...DEFAULT_SERVER_CONFIG, maxEventLoopDelayMs: 0, accessLog },
     engine: createFakeEngine(),
-    keyStore: { authenticate: () => undefined, size: 0, close() {} },
+    keyStore: {
+      authenticate: () => undefined,
+      size: 0,
+      reloads: new ReloadHealth(pino({ level: 'silent' }), {}),
+      close() {},
+    },
     logger: pino({ level }, stream),
   });
   try {

@@ -7,14 +7,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATEGORIES } from '../../src/contract/categories.js';
-import { PACKAGE_ROOT } from '../../src/paths.js';
-import { loadEngine } from '../../src/runtime/load-engine.js';
 import {
   EVALUATE_ROWS_MEDIA_TYPE,
   evaluateRowsAnswerSchema,
   MAX_EVALUATE_HOUSEHOLDS,
   rowColumns,
-} from '../../src/server/service-schemas.js';
+} from '../../src/contract/evaluate.js';
+import { PACKAGE_ROOT } from '../../src/paths.js';
+import { loadEngine } from '../../src/runtime/load-engine.js';
 import { Compile } from '../../src/vendor/typebox.js';
 import { type Answer, type KeyName, post, read, startTestServer, type TestServer } from './helpers.js';
 

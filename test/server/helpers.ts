@@ -94,7 +94,7 @@ export async function startTestServer(options: TestServerOptions): Promise<TestS
     logger,
     pollIntervalMs: options.pollIntervalMs ?? 200,
   });
-  const metrics = createMetrics();
+  const metrics = createMetrics({ keyStore });
   const app = buildServer({
     // Load shedding is off unless a test turns it on (the shedding test sets its own threshold): the tests
     // share the server's event loop and block it themselves (validator compilation, browsers, start-up), for

@@ -5,8 +5,8 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EVALUATE_ROWS_MEDIA_TYPE } from '../../src/contract/evaluate.js';
 import { loadEngine } from '../../src/runtime/load-engine.js';
-import { EVALUATE_ROWS_MEDIA_TYPE } from '../../src/server/service-schemas.js';
 import { type Answer, post, read, startTestServer, type TestServer } from './helpers.js';
 
 type Document = {

@@ -74,6 +74,11 @@ const SERVE_OPTIONS = {
     describe: 'Requests per minute per key, for keys without their own limit',
     default: DEFAULT_SERVER_CONFIG.rateLimit,
   },
+  'evaluates-per-key': {
+    env: 'OUTLAY_EVALUATES_PER_KEY',
+    describe: 'Evaluate requests of one key processed at once; its others wait their turn',
+    default: DEFAULT_SERVER_CONFIG.evaluatesPerKey,
+  },
   'body-limit': {
     env: 'OUTLAY_BODY_LIMIT',
     describe: 'Largest request body, bytes',
@@ -215,6 +220,7 @@ async function handler(args: ServeArgs): Promise<void> {
     server: {
       rateLimit: positiveInteger('rate-limit', args['rate-limit']),
       bodyLimit: positiveInteger('body-limit', args['body-limit']),
+      evaluatesPerKey: positiveInteger('evaluates-per-key', args['evaluates-per-key']),
       headersTimeoutMs: positiveInteger('headers-timeout', args['headers-timeout']) * 1000,
       requestTimeoutMs: positiveInteger('request-timeout', args['request-timeout']) * 1000,
       keepAliveTimeoutMs: positiveInteger('keep-alive-timeout', args['keep-alive-timeout']) * 1000,

@@ -8,7 +8,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
-import { PUBLIC_PATHS } from '../endpoints.js';
+import { PUBLIC_PATHS } from '../../contract/endpoints.js';
 import { JSON_MEDIA_TYPE } from '../json-body.js';
 import type { OpenApiDocument } from '../openapi.js';
 

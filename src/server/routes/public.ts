@@ -1,6 +1,6 @@
 /** Liveness on the API listener: public, so that a load balancer can check the port it sends traffic to. */
 import type { FastifyInstance } from 'fastify';
-import { PUBLIC_PATHS } from '../endpoints.js';
+import { PUBLIC_PATHS } from '../../contract/endpoints.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -3,14 +3,10 @@
  * operations over many households: a key with all three scopes). Like the operations, each household is
  * validated by the engine with the shared validator and answered as the operations answer it.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ErrorItem, InvalidRequestBody } from '../../contract/schemas.js';
-import { invalidRequest } from '../../contract/validate.js';
-import type { Engine, ScoreRunOptions } from '../../engine/types.js';
-import { SCOPES } from '../../keys/keys-file.js';
-import { Compile } from '../../vendor/typebox.js';
-import { SERVICE_PATHS } from '../endpoints.js';
-import { JSON_MEDIA_TYPE } from '../json-body.js';
+import { setImmediate } from 'node:timers/promises';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import pLimit, { type LimitFunction } from 'p-limit';
+import { SERVICE_PATHS } from '../../contract/endpoints.js';
 import {
   type AnsweredHousehold,
   type EngineInfo,
@@ -18,8 +14,15 @@ import {
   EVALUATE_ROWS_MEDIA_TYPE,
   EvaluateEnvelope,
   MAX_EVALUATE_HOUSEHOLDS,
+  type RowColumn,
   rowColumns,
-} from '../service-schemas.js';
+} from '../../contract/evaluate.js';
+import type { ErrorItem, InvalidRequestBody } from '../../contract/schemas.js';
+import { invalidRequest } from '../../contract/validate.js';
+import type { Engine, ScoreRunOptions } from '../../engine/types.js';
+import { SCOPES } from '../../keys/keys-file.js';
+import { Compile } from '../../vendor/typebox.js';
+import { JSON_MEDIA_TYPE } from '../json-body.js';
 import { BAD_EXPLAIN, explainRequested, NO_BODY } from './operations.js';
 
 export function engineInfoOf(engine: Engine): EngineInfo {
@@ -102,46 +105,95 @@ function evaluateOne(
 const rowsAccepted = (request: FastifyRequest) =>
   request.headers.accept?.includes(EVALUATE_ROWS_MEDIA_TYPE) === true;
 
+/**
+ * Longest stretch of households evaluated before the event loop is let go: a worst-case request of
+ * MAX_EVALUATE_HOUSEHOLDS takes seconds, during which other callers' requests would wait (and load
+ * shedding would answer them 503); in slices, they are answered between two.
+ */
+const SLICE_MS = 10;
+
+async function evaluateInSlices(
+  engine: Engine,
+  households: readonly unknown[],
+  explained: boolean,
+  options: ScoreRunOptions,
+): Promise<HouseholdAnswer[]> {
+  const answers: HouseholdAnswer[] = [];
+  let sliceStart = performance.now();
+  for (const [index, household] of households.entries()) {
+    if (performance.now() - sliceStart >= SLICE_MS) {
+      await setImmediate();
+      sliceStart = performance.now();
+    }
+    answers.push(evaluateOne(engine, household, index, explained, options));
+  }
+  return answers;
+}
+
+/** The request's households once its query and envelope are valid; otherwise answers 400. */
+function checkedHouseholds(request: FastifyRequest, reply: FastifyReply): readonly unknown[] | undefined {
+  const explained = explainRequested(request.query);
+  const { body } = request;
+  if (explained === undefined) reply.code(400).send(BAD_EXPLAIN);
+  else if (body === undefined) reply.code(400).send(NO_BODY);
+  else if (!envelope.Check(body)) reply.code(400).send(invalidRequest(envelopeErrors(body)));
+  else return (body as { households: unknown[] }).households;
+  return undefined;
+}
+
+type RowForms = Record<'plain' | 'explained', { names: string[]; values: RowColumn[2][] }>;
+
+function rowForms(scoreKey: string): RowForms {
+  const rows = (explained: boolean) => {
+    const columns = rowColumns(scoreKey, explained);
+    return { names: columns.map(([name]) => name), values: columns.map(([, , read]) => read) };
+  };
+  return { plain: rows(false), explained: rows(true) };
+}
+
+function sendAnswers(reply: FastifyReply, answers: HouseholdAnswer[], forms: RowForms, explained: boolean) {
+  // One serialisation of the whole answer: its items are of two shapes.
+  reply.serializer(JSON.stringify);
+  if (!rowsAccepted(reply.request)) return reply.type(JSON_MEDIA_TYPE).send({ households: answers });
+  const { names, values } = explained ? forms.explained : forms.plain;
+  return reply.type(`${EVALUATE_ROWS_MEDIA_TYPE}; charset=utf-8`).send({
+    columns: names,
+    households: answers.map((answer) => ('budget' in answer ? values.map((read) => read(answer)) : answer)),
+  });
+}
+
+export interface ServiceRouteOptions extends ScoreRunOptions {
+  /** Evaluate requests of one key processed at once; its further ones wait their turn. */
+  readonly evaluatesPerKey: number;
+}
+
 export function registerServiceRoutes(
   app: FastifyInstance,
   engine: Engine,
-  options: ScoreRunOptions = {},
+  options: ServiceRouteOptions,
 ): void {
   const info = JSON.stringify(engineInfoOf(engine));
-  const rows = (explained: boolean) => {
-    const columns = rowColumns(engine.scoreKey, explained);
-    return { names: columns.map(([name]) => name), values: columns.map(([, , read]) => read) };
-  };
-  const forms = { plain: rows(false), explained: rows(true) };
+  const forms = rowForms(engine.scoreKey);
+  const { evaluatesPerKey, ...scoring } = options;
+  // One queue per key id; keys are few (a keys file), so queues are kept rather than cleaned up.
+  const queues = new Map<string, LimitFunction>();
+  const queueOf = (keyId: string) =>
+    queues.get(keyId) ?? queues.set(keyId, pLimit(evaluatesPerKey)).get(keyId)!;
   app.get(SERVICE_PATHS.engine, { config: { scope: 'any-key' } }, (_request, reply) => {
     reply.type(JSON_MEDIA_TYPE).send(info);
   });
   app.post(
     SERVICE_PATHS.evaluate,
     { config: { scope: SCOPES }, bodyLimit: EVALUATE_BODY_LIMIT },
-    (request, reply) => {
-      const explained = explainRequested(request.query);
-      const { body } = request;
-      if (explained === undefined) reply.code(400).send(BAD_EXPLAIN);
-      else if (body === undefined) reply.code(400).send(NO_BODY);
-      else if (!envelope.Check(body)) reply.code(400).send(invalidRequest(envelopeErrors(body)));
-      else {
-        const households = (body as { households: unknown[] }).households.map((household, index) =>
-          evaluateOne(engine, household, index, explained, options),
-        );
-        // One serialisation of the whole answer: its items are of two shapes.
-        reply.serializer(JSON.stringify);
-        if (!rowsAccepted(request)) reply.type(JSON_MEDIA_TYPE).send({ households });
-        else {
-          const { names, values } = explained ? forms.explained : forms.plain;
-          reply.type(`${EVALUATE_ROWS_MEDIA_TYPE}; charset=utf-8`).send({
-            columns: names,
-            households: households.map((answer) =>
-              'budget' in answer ? values.map((read) => read(answer)) : answer,
-            ),
-          });
-        }
-      }
+    async (request, reply) => {
+      const households = checkedHouseholds(request, reply);
+      // The key check counted the request as one household; each further one counts too.
+      if (households === undefined || !(await reply.chargeRateLimit(households.length - 1))) return reply;
+      const explained = explainRequested(request.query) === true;
+      const answers = await queueOf(request.keyId!)(() =>
+        evaluateInSlices(engine, households, explained, scoring),
+      );
+      return sendAnswers(reply, answers, forms, explained);
     },
   );
 }

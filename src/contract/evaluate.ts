@@ -1,8 +1,12 @@
 /**
- * The shapes of GET /v1.0/engine and POST /v1.0/households/evaluate, defined once: the routes, the
- * OpenAPI document and the remote client (src/remote) take their types and checks from here.
+ * The shapes of GET /v1.0/engine and POST /v1.0/households/evaluate, and of the explained score answer
+ * they carry, defined once: the routes, the OpenAPI document and the remote client (src/remote) take
+ * their types and checks from here.
  */
-import { CATEGORIES } from '../contract/categories.js';
+
+import Type, { type Static, type TSchema } from '../vendor/typebox.js';
+import { CATEGORIES } from './categories.js';
+import { SERVICE_PATHS } from './endpoints.js';
 import {
   BudgetResponse,
   InvalidRequestBody,
@@ -10,11 +14,8 @@ import {
   OperationRequest,
   scoreAnswerSchema,
   scoreResponseSchema,
-} from '../contract/schemas.js';
-import { ScoreDetails } from '../engine/score-details.js';
-import Type, { type Static, type TSchema } from '../vendor/typebox.js';
-import { SERVICE_PATHS } from './endpoints.js';
-import { explainedScoreResponseSchema } from './operations.js';
+} from './schemas.js';
+import { ScoreDetails } from './score-details.js';
 
 /**
  * Households one evaluate request may carry. A request of this many full profiles (every budget category
@@ -98,6 +99,14 @@ export const evaluateResponseSchema = (householdAnswer: TSchema) =>
     { households: Type.Array(Type.Union([householdAnswer, InvalidRequestBody])) },
     { additionalProperties: false },
   );
+
+/** The score response with `?explain=true`: its three values and their `details` (docs/scores.md). */
+export function explainedScoreResponseSchema(scoreKey: string): TSchema {
+  return Type.Object(
+    { ...scoreResponseSchema(scoreKey).properties, details: ScoreDetails },
+    { additionalProperties: false },
+  );
+}
 
 /** The evaluate answer of a server with this score key: with `?explain=true`, scores with `details`. */
 export const evaluateAnswerSchema = (scoreKey: string, explained: boolean) =>
