@@ -12,6 +12,7 @@ import type { CsvOptions } from '../io/csv-source.js';
 import type { InputSource, SourceBatch } from '../io/input-source.js';
 import { SummaryBuilder, type SummaryMeta } from '../report/summary.js';
 import { fingerprintOf, matchingCheckpoint, removeCheckpoint } from './checkpoint.js';
+import { writeColumnDictionary } from './column-dictionary.js';
 import { type InterruptingSignal, JobInterrupted } from './exit-codes.js';
 import { type InputOptions, inputFormatOf, openInput, outputNameOf } from './input.js';
 import { digestInput, type InputDigest } from './input-digest.js';
@@ -215,6 +216,8 @@ async function scoreAndPublish(run: Run, format: FileFormat): Promise<ScoreJobRe
   const report = await stageOutputs(run.outputs!, options.outDir, name, () =>
     summary.finish({ ...summaryMeta(run, scored, inputSha256), columns: [...plan.columns] }),
   );
+  // Before the summary, which a scheduler takes as the sign that every output is in place.
+  await writeColumnDictionary(options.outDir, name, layout);
   await publishOutputs(run.outputs!, report, run.paths.checkpoint);
   return resultOf(run, scored, report);
 }
