@@ -14,8 +14,9 @@ import { COLORS } from './svg.js';
 /** At most this many inner bins: enough to show a shape, few enough to read each bar. */
 const MAX_BINS = 12;
 const WIDTH = 720;
-const HEIGHT = 290;
-const PLOT = { left: 56, right: WIDTH - 16, top: 28, bottom: HEIGHT - 64 };
+const HEIGHT = 300;
+/** Room above the plot for the break-even label, clear of the share written above the tallest bar. */
+const PLOT = { left: 56, right: WIDTH - 16, top: 40, bottom: HEIGHT - 64 };
 /** The least room an axis label needs: "−120" at 11 px is about 30 px wide, plus a gap. */
 const MIN_LABEL_SPACING = 44;
 const BREAK_EVEN = 80;
@@ -133,8 +134,7 @@ function breakEvenMark(bins: IndexBins, slot: number, first: number): string {
   const width = edges[1]! - edges[0]!;
   const x = PLOT.left + (first + (BREAK_EVEN - edges[0]!) / width) * slot;
   return (
-    line(x, PLOT.top - 6, x, PLOT.bottom, COLORS.negative, '4 3') +
-    text(x + 4, PLOT.top - 10, 'break-even (80)', 'start', 'value')
+    line(x, 16, x, PLOT.bottom, COLORS.negative, '4 3') + text(x + 4, 12, 'break-even (80)', 'start', 'value')
   );
 }
 
