@@ -66,16 +66,25 @@ function cellsOf(vector: Vector, kind: ColumnKind): CellColumn {
 
 /**
  * A Decimal column (how SQL databases export money: DuckDB's DECIMAL(18,2) in Parquet) as numbers: each
- * value's unscaled integer divided by 10^scale, the nearest double.
+ * value's unscaled integer divided by 10^scale, the nearest double. A value beyond a double's exact
+ * integers stays the text Arrow gives it, which a numeric field then rejects (never a rounded amount).
  */
-function decimalsOf(vector: Vector): CellColumn {
+function decimalsOf(vector: Vector): Cell[] {
   const { scale } = vector.type as Decimal;
-  const values = new Float64Array(vector.length);
+  const cells: Cell[] = new Array(vector.length);
   for (let i = 0; i < vector.length; i++) {
     const value = vector.get(i) as Parameters<typeof util.bigNumToNumber>[0] | null;
-    values[i] = value === null ? 0 : util.bigNumToNumber(value, scale);
+    cells[i] = value === null ? null : decimalNumber(value, scale);
   }
-  return { kind: 'numbers', values, nulls: nullsOf(vector) };
+  return cells;
+}
+
+function decimalNumber(value: Parameters<typeof util.bigNumToNumber>[0], scale: number): Cell {
+  try {
+    return util.bigNumToNumber(value, scale);
+  } catch {
+    return String(value);
+  }
 }
 
 /** One byte per row, 1 where the value is null (null: no nulls), from the Arrow validity bits. */

@@ -53,7 +53,9 @@ th, td { padding: 4px 10px; border-bottom: 1px solid var(--rule); text-align: ri
 th { font-size: 12px; color: var(--muted); font-weight: 600; }
 tbody th { font-size: inherit; color: var(--ink); }
 table.cohorts { width: 100%; }
-.too-small { color: var(--muted); font-weight: normal; font-style: italic; }
+.too-small { color: var(--muted); font-weight: normal; font-style: italic; white-space: nowrap; }
+table.cohorts tbody th { white-space: nowrap; }
+.caveat { border-left: 3px solid var(--rule); padding-left: 10px; }
 th:first-child, td:first-child { text-align: left; }
 td.chart-cell { padding: 2px 8px; }
 .chart { max-width: 100%; height: auto; }
@@ -276,12 +278,19 @@ function runDescription(meta: Summary['meta']): string {
 
 const bandList = (bands: readonly { label: string }[]) => bands.map((b) => escapeHtml(b.label)).join(', ');
 
+/** The summary's timing keys as a reader names them. */
+const PHASE_LABELS: Readonly<Record<string, string>> = {
+  engineReadyMs: 'starting the engine',
+  scoringMs: 'scoring',
+  totalMs: 'whole run',
+};
+
 function aboutSection(summary: Summary): string {
   const { meta } = summary;
   const timings = Object.entries(meta.timings)
     .map(
       ([phase, ms]) =>
-        `<tr><th scope="row">Time: ${escapeHtml(phase)}</th><td>${formatCount(ms)} ms</td></tr>`,
+        `<tr><th scope="row">Time: ${escapeHtml(PHASE_LABELS[phase] ?? phase)}</th><td>${formatCount(ms)} ms</td></tr>`,
     )
     .join('');
   return `<section aria-labelledby="about"><h2 id="about">About this report</h2>
@@ -289,7 +298,8 @@ function aboutSection(summary: Summary): string {
 <tr><th scope="row">Input</th><td>${escapeHtml(meta.input)}</td></tr>
 <tr><th scope="row">Run</th><td>${escapeHtml(runDescription(meta))}</td></tr>
 <tr><th scope="row">Model version</th><td>${escapeHtml(meta.model_version)}</td></tr>
-<tr><th scope="row">Engine</th><td>${escapeHtml(meta.engine)}</td></tr>
+<tr><th scope="row">Engine</th><td>${escapeHtml(meta.engine === 'local' ? 'built-in (local)' : 'remote API')}</td></tr>
+<tr><th scope="row">Score basis and profile</th><td>${escapeHtml(meta.basis)}, ${escapeHtml(meta.score_profile)}</td></tr>
 <tr><th scope="row">Started</th><td>${escapeHtml(meta.started_at)}</td></tr>
 <tr><th scope="row">Finished</th><td>${escapeHtml(meta.finished_at)}</td></tr>
 ${timings}
@@ -323,6 +333,9 @@ export function renderReport(summary: Summary): string {
 <p class="muted">${escapeHtml(inputName)} · model ${escapeHtml(meta.model_version)} · ${escapeHtml(meta.engine)} engine · ${escapeHtml(
     runDescription(meta),
   )} · finished ${escapeHtml(meta.finished_at)}</p>
+<p class="caveat">Outlay is a budgeting model built from public survey data (docs/model.md): its scores are
+<strong>not validated on credit outcomes</strong>, and neither they nor this report are a consumer report: they
+hold nothing about a person beyond the row they were given.</p>
 </header>
 ${headline(summary)}
 ${comparisonSection(summary.comparison)}

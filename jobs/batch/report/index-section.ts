@@ -3,7 +3,9 @@
  * distributed, and how often each reason code and expense flag was given (docs/scores.md).
  */
 import { escapeHtml, formatCount, formatScore, formatShare } from './format.js';
-import type { CohortStats, HistogramBin, Summary } from './summary-schema.js';
+import { indexHistogram } from './index-chart.js';
+import { flagWording, reasonWording } from './reason-wording.js';
+import type { CohortStats, Summary } from './summary-schema.js';
 import { COLORS, groupedBarChart } from './svg.js';
 
 /**
@@ -15,7 +17,7 @@ export const MIN_READABLE_COHORT = 30;
 /** The mark beside a cohort too small to read, empty for any other. */
 export const tooSmallMark = (rows: number): string =>
   rows < MIN_READABLE_COHORT
-    ? ` <span class="too-small">too small to read (under ${MIN_READABLE_COHORT} households)</span>`
+    ? ` <span class="too-small" title="under ${MIN_READABLE_COHORT} households: too small to read">(too small)</span>`
     : '';
 
 const SCALE_TEXT = `<p>The index is the main score's formula without its limits:
@@ -25,26 +27,6 @@ or short (below 80) over a year. The contract's score is the same number <strong
 the index is not clamped, so it keeps ranking households the score ties at 0 or 100. The percentile says
 where an index sits among US households (BLS Consumer Expenditure Survey households scored with no stated
 expenses; docs/scores.md).</p>`;
-
-const pointsLabel = (bin: HistogramBin): string => {
-  if (bin.from === null) return `under ${formatScore(bin.to)}`;
-  if (bin.to === null) return `${formatScore(bin.from)}+`;
-  return `${formatScore(bin.from)}–${formatScore(bin.to)}`;
-};
-
-function indexChart(overall: CohortStats): string {
-  const { histogram } = overall.index;
-  if (histogram.length === 0) return '<p>No rows were scored.</p>';
-  return groupedBarChart(
-    histogram.map(pointsLabel),
-    [{ name: 'Index', color: COLORS.positive, counts: histogram.map((bin) => bin.count) }],
-    {
-      id: 'index-histogram',
-      title: 'Distribution of the index',
-      description: `Households by index, in points; 80 is break-even. ${formatCount(overall.index.below_80_count)} households are under 80.`,
-    },
-  );
-}
 
 function percentileChart(overall: CohortStats): string {
   const { deciles } = overall.percentile;
@@ -60,17 +42,22 @@ function percentileChart(overall: CohortStats): string {
   );
 }
 
-/** Rows per code, most frequent first, with the share of scored rows. */
-function frequencyTable(caption: string, counts: Readonly<Record<string, number>>, rows: number): string {
+/** Rows per code, most frequent first, with the code's meaning and the share of scored rows. */
+function frequencyTable(
+  caption: string,
+  counts: Readonly<Record<string, number>>,
+  rows: number,
+  wording: (code: string) => string,
+): string {
   const entries = Object.entries(counts).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1));
   if (entries.length === 0) return `<p>${escapeHtml(caption)}: none.</p>`;
   const body = entries
     .map(
       ([code, count]) =>
-        `<tr><th scope="row"><code>${escapeHtml(code)}</code></th><td>${formatCount(count)}</td><td>${formatShare(count / rows)}</td></tr>`,
+        `<tr><th scope="row">${escapeHtml(wording(code))}<br><code class="muted">${escapeHtml(code)}</code></th><td>${formatCount(count)}</td><td>${formatShare(count / rows)}</td></tr>`,
     )
     .join('');
-  return `<table class="frequencies"><caption>${escapeHtml(caption)}</caption><thead><tr><th scope="col">Code</th><th scope="col">Households</th><th scope="col">Share of scored</th></tr></thead><tbody>${body}</tbody></table>`;
+  return `<table class="frequencies"><caption>${escapeHtml(caption)}</caption><thead><tr><th scope="col">Meaning and code</th><th scope="col">Households</th><th scope="col">Share of scored</th></tr></thead><tbody>${body}</tbody></table>`;
 }
 
 export function indexSection(summary: Summary): string {
@@ -82,9 +69,9 @@ ${SCALE_TEXT}
 (${escapeHtml(formatShare(index.below_80_share))}) are under break-even. Median percentile ${escapeHtml(
     formatScore(percentile.percentiles?.p50 ?? null),
   )}. Scored on the ${escapeHtml(summary.meta.basis)} basis with the ${escapeHtml(summary.meta.score_profile)} profile.</p>
-${indexChart(overall)}
+${indexHistogram(overall)}
 ${percentileChart(overall)}
-${frequencyTable('Reason codes (a household counts once for each of its codes)', summary.reason_codes, overall.rows)}
-${frequencyTable('Expense flags', summary.expense_flags, overall.rows)}
+${frequencyTable('Reason codes (a household counts once for each of its codes)', summary.reason_codes, overall.rows, reasonWording)}
+${frequencyTable('Expense flags', summary.expense_flags, overall.rows, flagWording)}
 </section>`;
 }

@@ -14,6 +14,7 @@ import { planLoan } from '../io/loan-columns.js';
 import { type Comparison, compareSummaries } from '../report/comparison.js';
 import { type Summary, SummaryBuilder, type SummaryMeta } from '../report/summary.js';
 import { fingerprintOf, matchingCheckpoint, removeCheckpoint } from './checkpoint.js';
+import { writeColumnDictionary } from './column-dictionary.js';
 import { type InterruptingSignal, JobInterrupted } from './exit-codes.js';
 import { type InputOptions, inputFormatOf, openInput, outputNameOf } from './input.js';
 import { digestInput, type InputDigest } from './input-digest.js';
@@ -230,6 +231,8 @@ async function scoreAndPublish(run: Run, format: FileFormat): Promise<ScoreJobRe
     comparison = compareSummaries(finished, options.reference);
     return { ...finished, comparison };
   });
+  // Before the summary, which a scheduler takes as the sign that every output is in place.
+  await writeColumnDictionary(options.outDir, name, layout);
   await publishOutputs(run.outputs!, report, run.paths.checkpoint, run.lock!);
   return { ...resultOf(run, scored, report), comparison };
 }

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -6,6 +6,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SummaryBuilder } from '../../../../jobs/batch/report/summary.js';
 import { writeSummaryAndReport } from '../../../../jobs/batch/report/write.js';
+import { PACKAGE_ROOT } from '../../../../src/paths.js';
 import { CHROMIUM_SKIP_REASON, type ChromiumSession, launchChromium } from '../../../support/chromium.js';
 import { META, row } from './fixtures.js';
 
@@ -20,10 +21,15 @@ declare const document: {
   ): { width: number; height: number; getContext(kind: '2d'): Canvas2d | null } | null;
 };
 declare const Image: new () => { src: string; width: number; height: number; decode(): Promise<void> };
+type TextRange = { selectNodeContents(node: unknown): void; getClientRects(): Iterable<{ top: number }> };
+type Boxed = { getBoundingClientRect(): { left: number; right: number; top: number; bottom: number } };
 type Measurable = {
   getBBox(): { height: number };
   getBoundingClientRect(): { width: number; height: number };
 };
+
+/** Where the screenshots are kept for a reader to look at (CI uploads the folder as test artefacts). */
+const ARTIFACTS = join(PACKAGE_ROOT, 'test-results', 'report');
 
 if (CHROMIUM_SKIP_REASON !== null) console.warn(`skipping the report browser test: ${CHROMIUM_SKIP_REASON}`);
 
@@ -50,7 +56,8 @@ function sampleSummary() {
     );
   }
   builder.addRejected('/demographics/zip: must be a 5-digit ZIP code or ZIP+4 (12345 or 12345-6789)');
-  return builder.finish(META);
+  // The timings `outlay score` records, which the About table names in words.
+  return builder.finish({ ...META, timings: { engineReadyMs: 120, scoringMs: 900, totalMs: 1100 } });
 }
 
 /** Non-white pixels and distinct colours of a PNG, counted by drawing it on a canvas in a blank page. */
@@ -157,14 +164,85 @@ describe.skipIf(CHROMIUM_SKIP_REASON !== null)('report.html in headless Chromium
     expect(scale).toContain('clamped to 0–100');
     const reasons = await page.locator('table.frequencies').first().locator('tbody tr').allInnerTexts();
     expect(reasons.map((text) => text.split('\t').slice(0, 2))).toEqual([
-      ['HIGH_FOOD_HOME', '200'],
-      ['INCOME_BELOW_PEER_SPENDING', '200'],
-      ['OTHER_DEBT_PAYMENTS', '200'],
+      ['Stated food at home is above what comparable households spend\nHIGH_FOOD_HOME', '200'],
+      ['Take-home pay is below what comparable households spend\nINCOME_BELOW_PEER_SPENDING', '200'],
+      ['Other debt payments take a share of take-home pay\nOTHER_DEBT_PAYMENTS', '200'],
     ]);
     const flags = await page.locator('table.frequencies').nth(1).locator('tbody tr').allInnerTexts();
-    expect(flags.map((text) => text.split('\t').slice(0, 2))).toEqual([['BELOW_PEERS:food_home', '120']]);
+    expect(flags.map((text) => text.split('\t').slice(0, 2))).toEqual([
+      ["Stated food at home is below the peers' 25th percentile\nBELOW_PEERS:food_home", '120'],
+    ]);
     const marked = await page.locator('table.cohorts th:has(.too-small)').allInnerTexts();
-    expect(marked).toEqual(['single_person too small to read (under 30 households)']);
+    expect(marked).toEqual(['single_person (too small)']);
+    await page.close();
+  });
+
+  it('screenshot: no two axis labels of a chart overlap, the cohort names fit on one line, the About table reads as words', async () => {
+    const page = await browser.context.newPage();
+    await page.setViewportSize({ width: 1100, height: 900 });
+    await page.goto(reportUrl);
+    await mkdir(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, 'report.png'), fullPage: true });
+    await page.locator('#index-histogram').screenshot({ path: join(ARTIFACTS, 'index-histogram.png') });
+    for (const chart of await page.locator('svg.chart').all()) {
+      const boxes = await chart.locator('text').evaluateAll((texts) =>
+        texts.map((t) => {
+          const box = (t as unknown as Boxed).getBoundingClientRect();
+          return { left: box.left, right: box.right, top: box.top, bottom: box.bottom, text: t.textContent };
+        }),
+      );
+      expect(overlapping(boxes), (await chart.getAttribute('aria-labelledby')) ?? '').toEqual([]);
+    }
+    // The lines each cohort name takes: the distinct tops of its text's boxes.
+    const lines = await page.locator('table.cohorts tbody th').evaluateAll((cells) =>
+      cells.map((cell) => {
+        const range = (
+          globalThis as unknown as { document: { createRange(): TextRange } }
+        ).document.createRange();
+        range.selectNodeContents(cell);
+        return new Set([...range.getClientRects()].map((box) => Math.round(box.top))).size;
+      }),
+    );
+    expect(Math.max(...lines)).toBe(1);
+    const about = (await page.locator('section[aria-labelledby="about"]').textContent()) ?? '';
+    expect(about).not.toContain('engineReadyMs');
+    expect(about).toContain('Time: starting the engine');
+    const header = (await page.locator('header').textContent()) ?? '';
+    expect(header).toContain('not validated on credit outcomes');
+    expect(header).toContain('consumer report');
+    await page.close();
+  });
+
+  it('index histogram: its bars show where the households are, none holding half of them', async () => {
+    const page = await browser.context.newPage();
+    await page.goto(reportUrl);
+    const shares = await page
+      .locator('#index-histogram rect.bar title')
+      .allTextContents()
+      .then((titles) => titles.map((title) => Number(/\(([\d.]+)%\)/.exec(title)![1])));
+    expect(shares.length).toBeGreaterThanOrEqual(6);
+    expect(Math.max(...shares)).toBeLessThan(50);
     await page.close();
   });
 });
+
+interface Box {
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+  text: string | null;
+}
+
+/** Pairs of labels whose boxes intersect (a pixel of slack for antialiasing). */
+function overlapping(boxes: readonly Box[]): string[] {
+  const found: string[] = [];
+  boxes.forEach((a, i) => {
+    for (const b of boxes.slice(i + 1)) {
+      const apart =
+        a.right <= b.left + 1 || b.right <= a.left + 1 || a.bottom <= b.top + 1 || b.bottom <= a.top + 1;
+      if (!apart) found.push(`${a.text} / ${b.text}`);
+    }
+  });
+  return found;
+}

@@ -27,7 +27,7 @@ const withoutTimes = (text: string) =>
   text
     .replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, 'TIME')
     .replace(/"(engineReadyMs|scoringMs|totalMs)": \d+/g, '"$1": 0')
-    .replace(/(Time: \w+<\/th><td>)[\d,]+ ms/g, '$1 0 ms');
+    .replace(/(Time: [^<]+<\/th><td>)[\d,]+ ms/g, '$1 0 ms');
 
 async function summaryAndReport(format: string, workers: string) {
   const out = join(dir, `out-${format}-w${workers}`);
