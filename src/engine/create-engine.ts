@@ -31,6 +31,7 @@ import { roundHalfAwayFromZero } from './rounding.js';
 import { scoreTexts } from './score.js';
 import { scoreDetails, writeBasisScoreValues } from './score-details.js';
 import type { ScoreReference } from './score-reference.js';
+import { estimatingTakeHome } from './take-home-engine.js';
 import type {
   Engine,
   EngineConfig,
@@ -92,7 +93,7 @@ export function createEngine({ model, geo, reference, config }: EngineParts): Lo
     return figuresResult;
   }
 
-  return {
+  return estimatingTakeHome({
     modelVersion: model.version,
     priceYear: model.priceYear,
     scoreKey,
@@ -122,7 +123,7 @@ export function createEngine({ model, geo, reference, config }: EngineParts): Lo
     householdFigures,
     householdFiguresOf,
     peerBenchmarksOf: (profile) => peerRanges.benchmarksOf(profile),
-  };
+  });
 }
 
 /** `Engine.household` over the engine's own evaluation. */

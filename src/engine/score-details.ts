@@ -30,7 +30,12 @@ const ReasonItem = Type.Object({ code: Type.String(), text: Type.String() }, { a
 
 const FlagItem = Type.Object(
   {
-    code: Type.Enum(['BELOW_PEERS', 'BASICS_TOTAL_BELOW_PEERS', 'GROSS_BELOW_TAKE_HOME'], { type: 'string' }),
+    code: Type.Enum(
+      ['BELOW_PEERS', 'BASICS_TOTAL_BELOW_PEERS', 'GROSS_BELOW_TAKE_HOME', 'TAKE_HOME_ESTIMATED'],
+      {
+        type: 'string',
+      },
+    ),
     category: Type.Union([Type.String(), Type.Null()]),
     stated: Type.Integer(),
     benchmark: Type.Integer(),
