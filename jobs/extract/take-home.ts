@@ -3,7 +3,8 @@
  * CE survey's own households show, which estimates an applicant's take-home pay from gross income and
  * household size when a row or request gives gross income alone (src/engine/take-home.ts; docs/model.md,
  * "Take-home pay estimated from gross income"). Reads data/population/households.csv (CE 2014 Interview,
- * 2025 dollars; its README): per household-size group (1, 2, 3, 4 or more), the households sorted by gross
+ * 2025 dollars; its README): per household-size group (1, 2, 3, 4 or more, and all households for a size
+ * not given), the households sorted by gross
  * income are cut into KNOTS groups of equal survey weight, and each gives one knot, the weighted median of
  * its gross and of its take-home. Deterministic: the same file gives the same bytes.
  *
@@ -61,7 +62,8 @@ const sizeGroupOf = (members: number) => Math.min(members, TAKE_HOME_SIZE_GROUPS
 export async function buildTakeHomeTable(householdsCsv: string): Promise<TakeHomeTable> {
   const bytes = await readFile(householdsCsv);
   const rows = parse(bytes, { columns: true }) as Record<string, string>[];
-  const groups: Household[][] = Array.from({ length: TAKE_HOME_SIZE_GROUPS }, () => []);
+  // The size groups, then every household: the relation for a household whose size is not given.
+  const groups: Household[][] = Array.from({ length: TAKE_HOME_SIZE_GROUPS + 1 }, () => []);
   for (const row of rows) {
     const household = {
       gross: Number(row.gross_annual_income),
@@ -69,6 +71,7 @@ export async function buildTakeHomeTable(householdsCsv: string): Promise<TakeHom
       weight: Number(row.weight),
     };
     groups[sizeGroupOf(Number(row.household_members))]!.push(household);
+    groups[TAKE_HOME_SIZE_GROUPS]!.push(household);
   }
   for (const knots of groups.map(knotsOf))
     for (let k = 1; k < knots.length; k++)
@@ -85,7 +88,7 @@ export async function buildTakeHomeTable(householdsCsv: string): Promise<TakeHom
       command:
         'npm run build && node dist/jobs/extract/take-home.js data/population/households.csv data/take-home',
     },
-    method: `per household size group (1, 2, 3, ${TAKE_HOME_SIZE_GROUPS} or more members), households sorted by gross income in ${KNOTS} groups of equal survey weight; each knot is the weighted median gross and the weighted median take-home of its group`,
+    method: `per household size group (1, 2, 3, ${TAKE_HOME_SIZE_GROUPS} or more members, then all households for a size not given), households sorted by gross income in ${KNOTS} groups of equal survey weight; each knot is the weighted median gross and the weighted median take-home of its group`,
     knots: groups.map(knotsOf),
   };
 }

@@ -14,7 +14,11 @@ import type { InvalidRequestBody } from '../contract/schemas.js';
 import { invalidRequest } from '../contract/validate.js';
 import { roundHalfAwayFromZero } from './rounding.js';
 
-/** Household-size groups of the table: 1, 2, 3, and 4 or more members. */
+/**
+ * Household-size groups of the table: 1, 2, 3, and 4 or more members; the table's last group, all
+ * households, is the relation for a household whose size is not given (the survey's mix of sizes, as the
+ * model marginalises a field not given).
+ */
 export const TAKE_HOME_SIZE_GROUPS = 4;
 
 export interface TakeHomeTable {
@@ -29,9 +33,15 @@ export const TAKE_HOME_TABLE: TakeHomeTable = TABLE;
 /** The flag a row or an answer carries when its take-home pay was estimated. */
 export const TAKE_HOME_ESTIMATED = 'TAKE_HOME_ESTIMATED' as const;
 
-/** Estimated annual take-home pay, whole dollars, from gross annual income and household members. */
-export function estimateTakeHome(gross: number, members: number, table = TAKE_HOME_TABLE): number {
-  const knots = table.knots[Math.min(Math.max(members, 1), TAKE_HOME_SIZE_GROUPS) - 1]!;
+/** Estimated annual take-home pay, whole dollars, from gross annual income and household members if given. */
+export function estimateTakeHome(
+  gross: number,
+  members: number | undefined,
+  table = TAKE_HOME_TABLE,
+): number {
+  const group =
+    members === undefined ? TAKE_HOME_SIZE_GROUPS : Math.min(Math.max(members, 1), TAKE_HOME_SIZE_GROUPS) - 1;
+  const knots = table.knots[group]!;
   let [fromGross, fromNet] = [0, 0];
   for (const [knotGross, knotNet] of knots) {
     if (gross <= knotGross!) {
@@ -67,24 +77,20 @@ const REQUIRED_FOR_ESTIMATE =
 
 /**
  * The body with `net_annual_income` estimated when it asks for it (`wantsEstimate`), else as it is. Its
- * gross income and household size must be given and in range for the estimate; the contract then checks
- * the whole body as usual.
+ * gross income must be given (above 0); household size is used when given. The contract then checks the
+ * whole body as usual.
  */
 export function withEstimatedTakeHome(body: unknown): TakeHomeEstimate {
   if (!wantsEstimate(body)) return { ok: true, body };
   const { gross_annual_income: gross, household_members: members } = body.demographics;
-  const missing = [
-    ...(typeof gross === 'number' && gross > 0 && Number.isFinite(gross) ? [] : ['gross_annual_income']),
-    ...(Number.isSafeInteger(members) && (members as number) >= 1 ? [] : ['household_members']),
-  ];
-  if (missing.length > 0)
+  if (!(typeof gross === 'number' && gross > 0 && Number.isFinite(gross)))
     return {
       ok: false,
-      error: invalidRequest(
-        missing.map((field) => ({ path: `/demographics/${field}`, message: REQUIRED_FOR_ESTIMATE })),
-      ),
+      error: invalidRequest([{ path: '/demographics/gross_annual_income', message: REQUIRED_FOR_ESTIMATE }]),
     };
-  const net = estimateTakeHome(gross as number, members as number);
+  // A size out of range estimates nothing: the contract refuses it next, naming it.
+  const size = Number.isSafeInteger(members) && (members as number) >= 1 ? (members as number) : undefined;
+  const net = estimateTakeHome(gross, size);
   return {
     ok: true,
     body: { ...body, demographics: { ...body.demographics, net_annual_income: net } },
