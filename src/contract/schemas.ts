@@ -116,6 +116,7 @@ export const ScoreOptions = Type.Object(
           "`household_members` (both then required) by the relation the CE survey's households show " +
           '(docs/model.md, "Take-home pay estimated from gross income"); the explained score flags it ' +
           'TAKE_HOME_ESTIMATED. Ignored when `net_annual_income` is given.',
+        examples: ['estimate'],
       }),
     ),
   },
