@@ -107,6 +107,17 @@ export const ScoreOptions = Type.Object(
           'spending, housing as stated).',
       }),
     ),
+    take_home: Type.Optional(
+      Type.Enum(['estimate'], {
+        type: 'string',
+        description:
+          '"estimate": a request without `net_annual_income` has it estimated from `gross_annual_income` and ' +
+          "`household_members` (both then required) by the relation the CE survey's households show " +
+          '(docs/model.md, "Take-home pay estimated from gross income"); the explained score flags it ' +
+          'TAKE_HOME_ESTIMATED. Ignored when `net_annual_income` is given.',
+        examples: ['estimate'],
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -17,7 +17,12 @@ export type ScoreProfile = (typeof SCORE_PROFILES)[number];
 const ReasonItem = Type.Object({ code: Type.String(), text: Type.String() }, { additionalProperties: false });
 
 /** The expense and income flags' codes (src/engine/benchmark.ts says when each is raised). */
-export const FLAG_CODES = ['BELOW_PEERS', 'BASICS_TOTAL_BELOW_PEERS', 'GROSS_BELOW_TAKE_HOME'] as const;
+export const FLAG_CODES = [
+  'BELOW_PEERS',
+  'BASICS_TOTAL_BELOW_PEERS',
+  'GROSS_BELOW_TAKE_HOME',
+  'TAKE_HOME_ESTIMATED',
+] as const;
 export type FlagCode = (typeof FLAG_CODES)[number];
 
 const FlagItem = Type.Object(

@@ -38,6 +38,7 @@ import { formatIndex, roundHalfAwayFromZero } from './rounding.js';
 import { scoreTexts } from './score.js';
 import { scoreDetails, writeBasisScoreValues } from './score-details.js';
 import type { ScoreReference } from './score-reference.js';
+import { estimatingTakeHome } from './take-home-engine.js';
 import type {
   Engine,
   EngineConfig,
@@ -101,7 +102,7 @@ export function createEngine({ model, geo, reference, config }: EngineParts): Lo
     return figuresResult;
   }
 
-  return {
+  return estimatingTakeHome({
     modelVersion: model.version,
     priceYear: model.priceYear,
     scoreKey,
@@ -131,7 +132,7 @@ export function createEngine({ model, geo, reference, config }: EngineParts): Lo
     householdFiguresOf,
     refusalOf,
     peerBenchmarksOf: (profile) => peerRanges.benchmarksOf(profile),
-  };
+  });
 }
 
 /** `Engine.household` over the engine's own evaluation. */

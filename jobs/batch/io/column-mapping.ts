@@ -209,7 +209,12 @@ export function planRequest(
     checkKind(name, kinds[column] ?? 'text', field);
     bindings.push({ field, column });
   });
-  const missing = CONTRACT_FIELDS.filter((field) => field.required && !boundBy.has(field.name));
+  // Take-home pay may be left to the estimate from gross income (docs/batch.md, "Gross income only").
+  const estimated = (field: ContractField) =>
+    field.name === 'net_annual_income' && boundBy.has('gross_annual_income');
+  const missing = CONTRACT_FIELDS.filter(
+    (field) => field.required && !boundBy.has(field.name) && !estimated(field),
+  );
   if (missing.length > 0) throw new Error(missingFieldsMessage(missing, header, new Set(boundBy.values())));
   const columns = accountForColumns(header, fieldBy, CONTRACT_FIELDS, map.passThrough ?? []);
   const booleanWords = new Map<string, boolean>([

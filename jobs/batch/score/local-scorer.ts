@@ -1,6 +1,7 @@
 /** Scores a batch with an in-process engine: used by the worker threads, and on the main thread with --workers 0. */
 import { checkRequest, type ValidRequest } from '../../../src/contract/validate.js';
 import type { ScoreReference } from '../../../src/engine/score-reference.js';
+import { withEstimatedTakeHome } from '../../../src/engine/take-home.js';
 import type { LocalEngine } from '../../../src/engine/types.js';
 import type { CellGrid } from '../io/input-source.js';
 import { BatchRequests } from '../io/row-request.js';
@@ -8,6 +9,7 @@ import { BatchEncoder, type EncodedBatch, type RowOutcome } from './encode.js';
 import { explainedFigures, referenceOf } from './explain.js';
 import type { OutputLayout } from './layout.js';
 import type { BatchScorer } from './scorer.js';
+import { withEstimatedFlag, withTakeHomeOption } from './take-home-rows.js';
 import { prepareRow, type RowLoan, rowLoan, type WorkBatch } from './work.js';
 import { unknownPrefix, zip3Errors, zip3Of, zip3Request } from './zip3.js';
 
@@ -56,11 +58,14 @@ export class LocalScoring {
     const row = prepareRow(this.layout, cells, index);
     if (!row.ok) return row;
     const loanErrors = loan.ok ? [] : loan.errors;
-    const { zip } = row.body.demographics;
-    const checked = checkRequest(row.body);
-    const request = checked ?? zip3Request(row.body);
+    const estimated = withEstimatedTakeHome(withTakeHomeOption(row.body));
+    if (!estimated.ok) return { ok: false, errors: [...estimated.error.errors, ...loanErrors] };
+    const body = estimated.body as typeof row.body;
+    const { zip } = body.demographics;
+    const checked = checkRequest(body);
+    const request = checked ?? zip3Request(body);
     if (request === undefined || (checked !== undefined && this.engine.refusalOf(checked) !== undefined)) {
-      const result = this.engine.householdFigures(row.body);
+      const result = this.engine.householdFigures(body);
       if (result.ok) throw new Error('a row the engine refused once was accepted once');
       return { ok: false, errors: [...zip3Errors(result.error.errors, zip), ...loanErrors] };
     }
@@ -69,7 +74,11 @@ export class LocalScoring {
     const prefix = zip3Of(zip);
     if (prefix !== undefined && figures.geography.level === 'national')
       return { ok: false, errors: [unknownPrefix(prefix)] };
-    return { ok: true, value: figures, explanation, demographics: row.body.demographics, lending };
+    const flagged =
+      estimated.estimate === undefined
+        ? explanation
+        : { ...explanation, expense_flags: withEstimatedFlag(explanation.expense_flags) };
+    return { ok: true, value: figures, explanation: flagged, demographics: body.demographics, lending };
   }
 }
 

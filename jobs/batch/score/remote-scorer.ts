@@ -4,6 +4,7 @@
  * resolver the engine uses, so remote and local runs write identical files.
  */
 import pLimit from 'p-limit';
+import { withEstimatedTakeHome } from '../../../src/engine/take-home.js';
 import type { GeoResolver } from '../../../src/geo/types.js';
 import type { RemoteClient, RemoteEngine, RemoteOutcome } from '../../../src/remote/client.js';
 import type { RemoteExplanation } from '../../../src/remote/evaluate-answer.js';
@@ -12,6 +13,7 @@ import type { ExplanationValues } from './explain.js';
 import type { OutputLayout } from './layout.js';
 import { remoteLending } from './lending.js';
 import type { BatchScorer } from './scorer.js';
+import { withTakeHomeOption } from './take-home-rows.js';
 import { type PreparedRow, prepareRow, rowLoan, type WorkBatch } from './work.js';
 import { REMOTE_ZIP3, zip3Of } from './zip3.js';
 
@@ -123,7 +125,9 @@ export class RemoteScorer implements BatchScorer {
    */
   private rowOutcome({ body, payment }: SentRow, outcome: RemoteOutcome): RowOutcome {
     if (!outcome.ok) return outcome;
-    const { demographics } = body;
+    // The summary's income band reads the take-home the server estimated, which is the engine's own.
+    const estimated = withEstimatedTakeHome(withTakeHomeOption(body));
+    const { demographics } = (estimated.ok ? estimated.body : body) as RequestBody;
     const { budget, model, scoreValues, explanation } = outcome.value;
     return {
       lending: payment === null ? null : remoteLending(payment, explanation.lending),
@@ -151,8 +155,9 @@ export class RemoteScorer implements BatchScorer {
   /** The body sent for a row: with its loan, and the job's basis when it is not the default. */
   private sentBody({ body, payment }: SentRow): object {
     const { basis } = this.layout.scoring;
-    const withLoan = payment === null ? body : { ...body, loan: { monthly_payment: payment } };
-    return basis === 'stated' ? withLoan : { ...withLoan, options: { basis } };
+    const asked: RequestBody & { options?: object } = withTakeHomeOption(body);
+    const withLoan = payment === null ? asked : { ...asked, loan: { monthly_payment: payment } };
+    return basis === 'stated' ? withLoan : { ...withLoan, options: { ...withLoan.options, basis } };
   }
 
   /**

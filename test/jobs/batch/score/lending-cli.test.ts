@@ -205,3 +205,90 @@ describe('outlay score with the applicant’s loan in the file', () => {
     expect((rows as Record<string, string>[])[0]!.loan_payment).toBe('332.14');
   }, 120_000);
 });
+
+describe('outlay score with gross income only and ZIP3-only rows', () => {
+  const rows = [
+    '86001,60000,2,',
+    '860xx,60000,2,',
+    '860,90000,1,',
+    '86001,60000,2,50000',
+    '000xx,60000,2,',
+    '86001,,2,',
+  ];
+  const write = async () => {
+    const path = join(dir, 'gross.csv');
+    await writeFile(
+      path,
+      `zip,gross_annual_income,household_members,net_annual_income\n${rows.join('\n')}\n`,
+    );
+    return path;
+  };
+
+  it('locally: a gross-only row scores flagged TAKE_HOME_ESTIMATED; 860xx and 860 score at geo_level zip3 in AZ; an unassigned prefix and a row with neither income are rejected naming the field', async () => {
+    const input = await write();
+    const run = await runOutlay([
+      'score',
+      input,
+      '--out',
+      join(dir, 'gross-local'),
+      '--workers',
+      '0',
+      '--no-progress',
+    ]);
+    expect(run.code, run.stderr).toBe(3);
+    const files = await read(join(dir, 'gross-local'), 'gross');
+    const scored = parse(files.scored, { columns: true }) as Record<string, string>[];
+    expect(scored.map((row) => [row.zip, row.geo_level, row.state, row.expense_flags])).toEqual([
+      ['86001', 'zip', 'AZ', 'TAKE_HOME_ESTIMATED'],
+      ['860xx', 'zip3', 'AZ', 'TAKE_HOME_ESTIMATED'],
+      ['860', 'zip3', 'AZ', 'TAKE_HOME_ESTIMATED'],
+      ['86001', 'zip', 'AZ', ''],
+    ]);
+    const rejects = parse(files.rejects, { columns: true }) as Record<string, string>[];
+    expect(rejects.map((row) => row.reject_reason)).toEqual([
+      '/demographics/zip 000 is not a 3-digit ZIP prefix USPS assigns',
+      expect.stringContaining('/demographics/net_annual_income is required'),
+    ]);
+    expect(files.summary.expense_flags.TAKE_HOME_ESTIMATED).toBe(3);
+  }, 120_000);
+
+  it('remotely: the gross-only row equals the local run’s (the API estimates on request); ZIP3 rows are rejected saying the API takes 5-digit ZIPs', async () => {
+    const input = await write();
+    const outDir = join(dir, 'gross-remote');
+    const run = await runOutlay(
+      remoteScoreArgs({ input, outDir, apiUrl: server.url, apiKey: key, concurrency: 2 }),
+    );
+    expect(run.code, run.stderr).toBe(3);
+    const remote = parse((await read(outDir, 'gross')).scored, { columns: true }) as Record<string, string>[];
+    const local = parse((await read(join(dir, 'gross-local'), 'gross')).scored, { columns: true }) as Record<
+      string,
+      string
+    >[];
+    expect(remote).toEqual([local[0], local[3]]);
+    const rejects = (await read(outDir, 'gross')).rejects;
+    expect(rejects).toContain('scored by the local engine only');
+  }, 120_000);
+
+  it('the API: without the option a request with gross income alone stays a 400 naming net_annual_income; with "take_home": "estimate" it scores, details flag TAKE_HOME_ESTIMATED with the estimate and the gross', async () => {
+    const demographics = { zip: '86001', gross_annual_income: 60000, household_members: 2 };
+    const post = (body: unknown) =>
+      fetch(`${server.url}/v1.0/scores/generate?explain=true`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': key },
+        body: JSON.stringify(body),
+      });
+    const plain = await post({ demographics });
+    expect(plain.status).toBe(400);
+    expect(await plain.json()).toEqual({
+      message: 'Invalid request body',
+      errors: [{ path: '/demographics/net_annual_income', message: 'is required' }],
+    });
+    const estimated = await post({ demographics, options: { take_home: 'estimate' } });
+    expect(estimated.status).toBe(200);
+    const { details } = (await estimated.json()) as { details: { flags: Record<string, unknown>[] } };
+    const flag = details.flags.find((item) => item.code === 'TAKE_HOME_ESTIMATED');
+    expect(flag).toMatchObject({ category: null, benchmark: 60000 });
+    expect(flag!.stated).toBeGreaterThan(40000);
+    expect(flag!.stated).toBeLessThan(60000);
+  }, 60_000);
+});
