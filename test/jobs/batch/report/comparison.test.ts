@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { compareSummaries, indexPsi } from '../../../../jobs/batch/report/comparison.js';
 import { comparisonText } from '../../../../jobs/batch/report/comparison-text.js';
 import { mergeSummaries, SummaryBuilder, type SummaryMeta } from '../../../../jobs/batch/report/summary.js';
-import { META, row, shardMeta } from './fixtures.js';
+import { META, row, STABILITY_FIELD_NAMES, shardMeta } from './fixtures.js';
 
 /** 200 households with incomes spread over the bins, split over `shards` shard summaries when asked. */
 function summaryOf(meta: SummaryMeta, shards = 1) {
@@ -38,19 +38,7 @@ describe('compareSummaries', () => {
 
   it('unit: the summary counts every input bin, "not given" included, and every output bin', () => {
     const [summary] = summaryOf(META);
-    expect(Object.keys(summary!.bins)).toEqual([
-      'take_home',
-      'gross_income',
-      'age',
-      'household_size',
-      'tenure',
-      'state',
-      'geo_level',
-      'index',
-      'percentile',
-      'score_band',
-      'psa',
-    ]);
+    expect(Object.keys(summary!.bins)).toEqual(STABILITY_FIELD_NAMES);
     expect(summary!.bins.gross_income!['not given']).toBe(50);
     expect(summary!.bins.tenure).toEqual({ owner: 100, renter: 100 });
     for (const bins of Object.values(summary!.bins))
