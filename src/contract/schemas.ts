@@ -3,10 +3,9 @@
  * the OpenAPI document and CSV columns are all derived from these.
  */
 
-import { DEFAULT_STRESS_MULTIPLIER } from '../engine/lending.js';
 import Type, { type Static, type TSchema } from '../vendor/typebox.js';
 import { CATEGORIES, type Category } from './categories.js';
-import { LIMITS } from './limits.js';
+import { DEFAULT_STRESS_MULTIPLIER, LIMITS } from './limits.js';
 
 const money = (description: string) => Type.Number({ minimum: 0, maximum: LIMITS.amountMax, description });
 
@@ -277,6 +276,8 @@ export const AliasedModelResponse = Type.Object(
 export const PSA_KEY = 'Predicted Saving Ability';
 export const SAVINGS_SCORE_KEY = 'SAViNGS';
 export const DEFAULT_SCORE_KEY = 'OUTLAY';
+/** The lending index's key, in score answers to a request with a `loan` (docs/scores.md, "Lender mode"). */
+export const LENDING_SCORE_KEY = 'LENDiNG';
 
 /**
  * A score's text: 0.0 to 100.0 in tenths, written as `scoreTexts` writes it (no leading zero, one
@@ -289,6 +290,9 @@ const SCORE_TEXT = '^(100\\.0|[1-9]?[0-9]\\.[0-9])$';
  * that its number is exact (amounts are at most 100,000,000 a year each).
  */
 const PSA_TEXT = '^(0|-?[1-9][0-9]{0,14})$';
+
+/** An index's text: unclamped, one decimal, as `formatIndex` (src/engine/rounding.ts) writes it (no leading zero, no "-0.0"). */
+const INDEX_TEXT = '^(0\\.[0-9]|-0\\.[1-9]|-?[1-9][0-9]{0,14}\\.[0-9])$';
 
 /** The score response; its main key is configurable (default OUTLAY) for callers migrating from other services. */
 export const scoreResponseSchema = (scoreKey: string = DEFAULT_SCORE_KEY) =>
@@ -306,6 +310,29 @@ export const scoreResponseSchema = (scoreKey: string = DEFAULT_SCORE_KEY) =>
     },
     { additionalProperties: false },
   );
+
+/**
+ * The scores operation's answer: the score response and, when the request has a `loan`, the lending index
+ * under LENDING_SCORE_KEY after the other three (docs/scores.md, "Lender mode").
+ */
+export const scoreAnswerSchema = (scoreKey: string = DEFAULT_SCORE_KEY) => {
+  const plain = scoreResponseSchema(scoreKey);
+  return Type.Object(
+    {
+      ...plain.properties,
+      [LENDING_SCORE_KEY]: Type.Optional(
+        Type.String({
+          pattern: INDEX_TEXT,
+          description:
+            'Only when the request has a `loan`: the lending index, 80 + 100 × 12 × (PSA − stressed ' +
+            'payment) / take-home, one decimal, unclamped (docs/scores.md, "Lender mode").',
+          examples: ['55.5'],
+        }),
+      ),
+    },
+    { additionalProperties: false },
+  );
+};
 
 export const ErrorItem = Type.Object(
   { path: Type.String(), message: Type.String() },

@@ -48,7 +48,8 @@ const PERCENTILE_OFFSET: Readonly<Record<BenchmarkPercentile, number>> = {
  */
 export const FLAG_MIN_POINTS = 0.5;
 
-export type FlagCode = 'BELOW_PEERS' | 'BASICS_TOTAL_BELOW_PEERS' | 'GROSS_BELOW_TAKE_HOME';
+export const FLAG_CODES = ['BELOW_PEERS', 'BASICS_TOTAL_BELOW_PEERS', 'GROSS_BELOW_TAKE_HOME'] as const;
+export type FlagCode = (typeof FLAG_CODES)[number];
 
 export interface Flag {
   readonly code: FlagCode;

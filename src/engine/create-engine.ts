@@ -11,12 +11,18 @@ import {
   DEFAULT_SCORE_KEY,
   type GivenBudget,
   type InvalidRequestBody,
+  LENDING_SCORE_KEY,
   type ModelResponse,
   PSA_KEY,
   SAVINGS_SCORE_KEY,
   type ScoreResponse,
 } from '../contract/schemas.js';
-import { checkRequest, type ValidRequest, validateRequest } from '../contract/validate.js';
+import {
+  checkRequest,
+  INVALID_REQUEST_MESSAGE,
+  type ValidRequest,
+  validateRequest,
+} from '../contract/validate.js';
 import type { Geography, GeoResolver } from '../geo/types.js';
 import { RANGE_PERCENTILES } from '../model/artifact.js';
 import type { Profile, SpendingModel } from '../model/types.js';
@@ -25,9 +31,10 @@ import { type EvaluationBuffers, evaluationSteps } from './evaluation.js';
 import { fairLendingRequest } from './fair-lending.js';
 import { statedWithGroups } from './grouping.js';
 import type { ScoreParts } from './index-score.js';
+import { lendingOf } from './lending.js';
 import { type ModelRangesResponse, rangesRecord } from './model-ranges.js';
 import { categoryRecord, fixedKeyRecord } from './record.js';
-import { roundHalfAwayFromZero } from './rounding.js';
+import { formatIndex, roundHalfAwayFromZero } from './rounding.js';
 import { scoreTexts } from './score.js';
 import { scoreDetails, writeBasisScoreValues } from './score-details.js';
 import type { ScoreReference } from './score-reference.js';
@@ -53,7 +60,9 @@ export function createEngine({ model, geo, reference, config }: EngineParts): Lo
   const scoreKey = checkScoreKey(config?.scoreKey ?? DEFAULT_SCORE_KEY);
   const { buffers, readFixedExpenses, predict, allocate, score } = evaluationSteps(model);
   const peerRanges = peerRangesOf(model, buffers.modeled);
-  const scoreRecord = fixedKeyRecord([PSA_KEY, scoreKey, SAVINGS_SCORE_KEY]);
+  const refusalOf = zipRefusal(geo);
+  const scoreRecord = scoreAnswerer(scoreKey);
+  const explainerParts = { model, reference, refusalOf, householdFiguresOf, scoreRecord, peerRanges };
   // Set by every call; any geography will do until the first.
   const figures = figuresOver(buffers, geo.resolve(''));
 
@@ -86,9 +95,9 @@ export function createEngine({ model, geo, reference, config }: EngineParts): Lo
   }
 
   function householdFigures(body: unknown): Result<HouseholdFigures> {
-    const request = checkRequest(body);
-    if (request === undefined) return rejected(body);
-    householdFiguresOf(request);
+    const admitted = admit(body, refusalOf);
+    if (!admitted.ok) return admitted;
+    householdFiguresOf(admitted.value);
     return figuresResult;
   }
 
@@ -109,40 +118,64 @@ export function createEngine({ model, geo, reference, config }: EngineParts): Lo
       return { ok: true, value: { model: categoryRecord(evaluated.value.model) } };
     },
     score(body, options) {
-      const evaluated =
-        options?.profile === 'fair-lending'
-          ? fairLendingFigures(body, householdFiguresOf)
-          : householdFigures(body);
-      if (!evaluated.ok) return evaluated;
-      return { ok: true, value: scoreRecord(scoreTexts(evaluated.value.scoreValues)) };
+      const admitted = admit(body, refusalOf);
+      if (!admitted.ok) return admitted;
+      const request = admitted.value;
+      const profiled = options?.profile === 'fair-lending' ? fairLendingRequest(request) : request;
+      return { ok: true, value: scoreRecord(request, householdFiguresOf(profiled).scoreValues) };
     },
-    modelRanges: modelRanger(householdFiguresOf, peerRanges),
-    explainedScore: scoreExplainer({ model, reference, householdFiguresOf, scoreRecord, peerRanges }),
-    household: householdAnswerer(householdFigures, scoreRecord),
+    modelRanges: modelRanger(refusalOf, householdFiguresOf, peerRanges),
+    explainedScore: scoreExplainer(explainerParts),
+    household: householdAnswerer(refusalOf, householdFiguresOf, scoreRecord),
     householdFigures,
     householdFiguresOf,
+    refusalOf,
     peerBenchmarksOf: (profile) => peerRanges.benchmarksOf(profile),
   };
 }
 
 /** `Engine.household` over the engine's own evaluation. */
 function householdAnswerer(
-  householdFigures: (body: unknown) => Result<HouseholdFigures>,
-  scoreRecord: (texts: readonly string[]) => ScoreResponse,
+  refusalOf: RefusalOf,
+  householdFiguresOf: (request: ValidRequest) => HouseholdFigures,
+  scoreRecord: ScoreAnswerer,
 ): Engine['household'] {
   return (body) => {
-    const evaluated = householdFigures(body);
-    if (!evaluated.ok) return evaluated;
-    const { budget, model, scoreValues, geography } = evaluated.value;
+    const admitted = admit(body, refusalOf);
+    if (!admitted.ok) return admitted;
+    const request = admitted.value;
+    const { budget, model, scoreValues, geography } = householdFiguresOf(request);
     return {
       ok: true,
       value: {
         budget: categoryRecord(budget),
         model: categoryRecord(model),
-        score: scoreRecord(scoreTexts(scoreValues)),
+        score: scoreRecord(request, scoreValues),
         geo: { geo_level: geography.level, state: geography.state, cbsa: geography.cbsa },
       },
     };
+  };
+}
+
+/** The score answer of a request from its score values (`writeScoreValues`' order). */
+type ScoreAnswerer = (request: ValidRequest, values: ArrayLike<number>) => ScoreResponse;
+
+/**
+ * The score answer: the three values under their keys and, when the request has a `loan`, its lending
+ * index under LENDING_SCORE_KEY (lender mode on the answer's own PSA; docs/scores.md).
+ */
+function scoreAnswerer(scoreKey: string): ScoreAnswerer {
+  const plain = fixedKeyRecord([PSA_KEY, scoreKey, SAVINGS_SCORE_KEY]);
+  const withLending = fixedKeyRecord([PSA_KEY, scoreKey, SAVINGS_SCORE_KEY, LENDING_SCORE_KEY]);
+  return (request, values) => {
+    const texts = scoreTexts(values);
+    const { loan } = request;
+    if (loan === undefined) return plain(texts);
+    const lending = lendingOf(values[0]!, request.demographics.net_annual_income, {
+      monthlyPayment: loan.monthly_payment,
+      stressMultiplier: loan.stress_multiplier,
+    });
+    return withLending([...texts, formatIndex(lending.index)]);
   };
 }
 
@@ -163,14 +196,28 @@ const figuresOver = (buffers: EvaluationBuffers, geography: Geography): Writable
   stated: undefined,
 });
 
-/** The figures of a body without age and household type (the fair-lending profile's score). */
-function fairLendingFigures(
-  body: unknown,
-  figuresOf: (request: ValidRequest) => HouseholdFigures,
-): Result<HouseholdFigures> {
+/** The refusal of a valid request: its ZIP's prefix is not assigned, so no place stands behind it. */
+type RefusalOf = (request: ValidRequest) => InvalidRequestBody | undefined;
+
+/** What every operation answers for a ZIP whose 3-digit prefix USPS does not assign (00000, 99999). */
+export const UNKNOWN_ZIP_MESSAGE = 'unknown ZIP code: USPS assigns no ZIP code with this 3-digit prefix';
+
+function zipRefusal(geo: GeoResolver): RefusalOf {
+  return (request) =>
+    geo.knows(request.demographics.zip)
+      ? undefined
+      : {
+          message: INVALID_REQUEST_MESSAGE,
+          errors: [{ path: '/demographics/zip', message: UNKNOWN_ZIP_MESSAGE }],
+        };
+}
+
+/** The body as a valid request the engine accepts, or the error result: the schema's errors, then the ZIP. */
+function admit(body: unknown, refusalOf: RefusalOf): Result<ValidRequest> {
   const request = checkRequest(body);
   if (request === undefined) return rejected(body);
-  return { ok: true, value: figuresOf(fairLendingRequest(request)) };
+  const refusal = refusalOf(request);
+  return refusal === undefined ? { ok: true, value: request } : { ok: false, error: refusal };
 }
 
 /** The explanations' view of a request just evaluated: its stated amounts and the model's. */
@@ -202,14 +249,15 @@ type PeerRanges = ReturnType<typeof peerRangesOf>;
 
 /** `Engine.modelRanges` over the engine's own evaluation. */
 function modelRanger(
+  refusalOf: RefusalOf,
   householdFiguresOf: (request: ValidRequest) => HouseholdFigures,
   peerRanges: PeerRanges,
 ): (body: unknown) => Result<ModelRangesResponse> {
   return (body) => {
-    const request = checkRequest(body);
-    if (request === undefined) return rejected(body);
-    const { model } = householdFiguresOf(request);
-    return { ok: true, value: peerRanges.answer(request.demographics, categoryRecord(model)) };
+    const admitted = admit(body, refusalOf);
+    if (!admitted.ok) return admitted;
+    const { model } = householdFiguresOf(admitted.value);
+    return { ok: true, value: peerRanges.answer(admitted.value.demographics, categoryRecord(model)) };
   };
 }
 
@@ -217,8 +265,9 @@ interface ExplainerParts {
   readonly peerRanges: PeerRanges;
   readonly model: SpendingModel;
   readonly reference: ScoreReference | undefined;
+  readonly refusalOf: RefusalOf;
   householdFiguresOf(request: ValidRequest): EvaluatedFigures;
-  scoreRecord(texts: readonly string[]): ScoreResponse;
+  readonly scoreRecord: ScoreAnswerer;
 }
 
 /** `Engine.explainedScore` over the engine's own evaluation. */
@@ -227,10 +276,10 @@ function scoreExplainer(
 ): (body: unknown, options?: ScoreRunOptions) => Result<ExplainedScore> {
   const { model, reference } = parts;
   return (body, options) => {
-    const valid = checkRequest(body);
-    if (valid === undefined) return rejected(body);
+    const admitted = admit(body, parts.refusalOf);
+    if (!admitted.ok) return admitted;
     const profile = options?.profile ?? 'standard';
-    const request = profile === 'fair-lending' ? fairLendingRequest(valid) : valid;
+    const request = profile === 'fair-lending' ? fairLendingRequest(admitted.value) : admitted.value;
     if (reference === undefined)
       throw new Error(
         `outlay: no score reference for model ${model.version}: explained scores need one built with it`,
@@ -247,7 +296,7 @@ function scoreExplainer(
       loan: request.loan,
       grossIncome: request.demographics.gross_annual_income,
     });
-    return { ok: true, value: { ...parts.scoreRecord(scoreTexts(figures.scoreValues)), details } };
+    return { ok: true, value: { ...parts.scoreRecord(request, figures.scoreValues), details } };
   };
 }
 
@@ -266,9 +315,9 @@ const INHERITED_NAMES = new Set(Object.getOwnPropertyNames(Object.prototype));
  * nor with a name every object inherits. Exported for remote mode, which reads the score under this key.
  */
 export function checkScoreKey(key: string): string {
-  if (key.length === 0 || key === PSA_KEY || key === SAVINGS_SCORE_KEY) {
+  if (key.length === 0 || key === PSA_KEY || key === SAVINGS_SCORE_KEY || key === LENDING_SCORE_KEY) {
     throw new Error(
-      `invalid score key ${JSON.stringify(key)}: it must be non-empty and differ from "${PSA_KEY}" and "${SAVINGS_SCORE_KEY}"`,
+      `invalid score key ${JSON.stringify(key)}: it must be non-empty and differ from "${PSA_KEY}", "${SAVINGS_SCORE_KEY}" and "${LENDING_SCORE_KEY}"`,
     );
   }
   if (INHERITED_NAMES.has(key))

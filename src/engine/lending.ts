@@ -4,18 +4,9 @@
  * APRA's prudential guide APG 223 assesses serviceability by a net income surplus. The stress buffer
  * and its reasoning are in docs/scores.md ("Lender mode").
  */
+import { DEFAULT_STRESS_MULTIPLIER } from '../contract/limits.js';
 import { clampedScore, indexPoints } from './index-score.js';
 import { roundHalfAwayFromZero } from './rounding.js';
-
-/**
- * The proposed payment is assessed at this multiple of itself. Outlay does not see the loan's rate or
- * term, so it stresses the payment rather than the rate: a 3-percentage-point rise of the rate (APRA's
- * serviceability buffer since October 2021) raises an annuity's payment by 4.4 % at 12 % over 3 years,
- * 7.3 % at 7 % over 5 years, 24.5 % at 7 % over 20 years and 34 % at 6 % over 30 years (annuity
- * formula). 1.25 covers that rise for loans of up to about 20 years; a caller with a longer or a
- * variable-rate product passes its own.
- */
-export const DEFAULT_STRESS_MULTIPLIER = 1.25;
 
 export interface Loan {
   /** The proposed payment, monthly, ≥ 0. */

@@ -90,3 +90,12 @@ export function formatScore(points: number): string {
   }
   return text;
 }
+
+/**
+ * The text of an unclamped index worth `points` (a whole number of tenths), one decimal, e.g. "134.3",
+ * "-12.5" or "0.0": `toFixed` writes a tenth's double exactly, and -0 is written as 0.
+ */
+export function formatIndex(points: number): string {
+  if (Number.isNaN(tenthsOfScore(points))) throw new Error(`${points} is not an index (whole tenths)`);
+  return (points === 0 ? 0 : points).toFixed(1);
+}

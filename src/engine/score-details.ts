@@ -4,9 +4,9 @@
  * `details`, the request's `loan` and `options`, and the OpenAPI document.
  */
 import { BASES, type Basis, type LoanRequest } from '../contract/schemas.js';
-import type { GeoLevel } from '../geo/types.js';
+import { GEO_FLAGS, GEO_LEVELS, type GeoFlag, type GeoLevel, geoFlagOf } from '../geo/types.js';
 import Type, { type Static } from '../vendor/typebox.js';
-import { expenseFlags, heldToBenchmarks, incomeFlags, type PeerBenchmarks } from './benchmark.js';
+import { expenseFlags, FLAG_CODES, heldToBenchmarks, incomeFlags, type PeerBenchmarks } from './benchmark.js';
 import {
   clampedScore,
   indicesOf,
@@ -30,13 +30,19 @@ const ReasonItem = Type.Object({ code: Type.String(), text: Type.String() }, { a
 
 const FlagItem = Type.Object(
   {
-    code: Type.Enum(['BELOW_PEERS', 'BASICS_TOTAL_BELOW_PEERS', 'GROSS_BELOW_TAKE_HOME'], { type: 'string' }),
+    code: Type.Enum([...FLAG_CODES, ...GEO_FLAGS], { type: 'string' }),
     category: Type.Union([Type.String(), Type.Null()]),
-    stated: Type.Integer(),
-    benchmark: Type.Integer(),
+    stated: Type.Optional(Type.Integer({ description: 'The stated amount; absent on a ZIP flag.' })),
+    benchmark: Type.Optional(Type.Integer({ description: 'What it is held to; absent on a ZIP flag.' })),
   },
   { additionalProperties: false },
 );
+
+/** The flag of a place scored with less than the model's local detail (`geoFlagOf`), as a details item. */
+export function geoFlags(level: GeoLevel): { code: GeoFlag; category: null }[] {
+  const code = geoFlagOf(level);
+  return code === undefined ? [] : [{ code, category: null }];
+}
 
 const LendingDetails = Type.Object(
   {
@@ -64,7 +70,7 @@ export const ScoreDetails = Type.Object(
     reasons: Type.Array(ReasonItem, { maxItems: 4 }),
     savings_reasons: Type.Array(ReasonItem, { maxItems: 4 }),
     flags: Type.Array(FlagItem),
-    geo_level: Type.Enum(['zip', 'zip3', 'state', 'national'], { type: 'string' }),
+    geo_level: Type.Enum(GEO_LEVELS, { type: 'string' }),
     model_version: Type.String(),
     lending: Type.Optional(LendingDetails),
   },
@@ -179,7 +185,11 @@ export function scoreDetails(input: DetailsInput): ScoreDetails {
     percentile,
     reasons: reasonItems(scoreReasons(onBasis)),
     savings_reasons: reasonItems(savingsReasons(onBasis)),
-    flags: [...incomeFlags(parts.netIncome, input.grossIncome), ...expenseFlags(parts, benchmarks)],
+    flags: [
+      ...incomeFlags(parts.netIncome, input.grossIncome),
+      ...expenseFlags(parts, benchmarks),
+      ...geoFlags(input.geoLevel),
+    ],
     geo_level: input.geoLevel,
     model_version: input.modelVersion,
   };

@@ -8,7 +8,7 @@ import {
   AliasedModelResponse,
   BudgetResponse,
   ModelResponse,
-  scoreResponseSchema,
+  scoreAnswerSchema,
 } from '../contract/schemas.js';
 import { ModelRangesResponse } from '../engine/model-ranges.js';
 import { ScoreDetails } from '../engine/score-details.js';
@@ -69,7 +69,7 @@ export const OPERATIONS: readonly Operation[] = [
     operationId: 'generateScore',
     summary: 'Predicted saving ability (monthly) and the cash-flow scores, as strings.',
     responseName: 'ScoreResponse',
-    responseSchema: (scoreKey) => scoreResponseSchema(scoreKey),
+    responseSchema: (scoreKey) => scoreAnswerSchema(scoreKey),
     run: (engine, body, options) => engine.score(body, options),
     explained: {
       flag: {
@@ -77,9 +77,10 @@ export const OPERATIONS: readonly Operation[] = [
         description:
           '"true" adds `details` to the answer: the unclamped index, its percentile among US households, ' +
           'reason codes, expense flags, the geography level, the model version and, with a `loan` in the ' +
-          'request, lender mode (docs/scores.md). Without it the answer is the three values alone.',
+          'request, lender mode (docs/scores.md). Without it the answer is the three values alone, and ' +
+          '`LENDiNG`, the lending index, when the request has a `loan`.',
       },
-      // The loan and the basis, which the score reads only with ?explain=true (lender mode in `details`).
+      // A loan (its lending index is `LENDiNG` in either answer, lender mode in `details`) and the basis.
       exampleFields: { loan: { monthly_payment: 250 }, options: { basis: 'stated' } },
       responseName: 'ExplainedScoreResponse',
       responseSchema: explainedScoreResponseSchema,
@@ -114,7 +115,7 @@ export const OPERATIONS: readonly Operation[] = [
 /** The score response with `?explain=true`: its three values and their `details` (docs/scores.md). */
 export function explainedScoreResponseSchema(scoreKey: string): TSchema {
   return Type.Object(
-    { ...scoreResponseSchema(scoreKey).properties, details: ScoreDetails },
+    { ...scoreAnswerSchema(scoreKey).properties, details: ScoreDetails },
     { additionalProperties: false },
   );
 }

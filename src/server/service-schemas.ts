@@ -8,6 +8,7 @@ import {
   InvalidRequestBody,
   ModelResponse,
   OperationRequest,
+  scoreAnswerSchema,
   scoreResponseSchema,
 } from '../contract/schemas.js';
 import { ScoreDetails } from '../engine/score-details.js';
@@ -101,7 +102,7 @@ export const evaluateResponseSchema = (householdAnswer: TSchema) =>
 /** The evaluate answer of a server with this score key: with `?explain=true`, scores with `details`. */
 export const evaluateAnswerSchema = (scoreKey: string, explained: boolean) =>
   evaluateResponseSchema(
-    householdAnswerSchema(explained ? explainedScoreResponseSchema(scoreKey) : scoreResponseSchema(scoreKey)),
+    householdAnswerSchema(explained ? explainedScoreResponseSchema(scoreKey) : scoreAnswerSchema(scoreKey)),
   );
 
 /**

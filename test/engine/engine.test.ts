@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CATEGORIES, type Category, OTHER_DEBT_INDEX } from '../../src/contract/categories.js';
-import { createEngine } from '../../src/engine/create-engine.js';
+import { createEngine, UNKNOWN_ZIP_MESSAGE } from '../../src/engine/create-engine.js';
 import type { Engine } from '../../src/engine/types.js';
 import type { SpendingModel } from '../../src/model/types.js';
 import { fakeGeo, fakeModel } from './fakes.js';
@@ -204,7 +204,36 @@ describe('score operation', () => {
     expect(Object.keys(scoreOf(request()))).toEqual(['Predicted Saving Ability', 'OUTLAY', 'SAViNGS']);
   });
 
-  it.each(['', 'Predicted Saving Ability', 'SAViNGS'])(
+  it('with a loan: LENDiNG, 80 + 100 × 12 × (616 − 1.25 × 400) / 42,000 = 83.3, after the other three', () => {
+    const answer = scoreOf({ ...request(), loan: { monthly_payment: 400 } });
+    expect(answer).toEqual({
+      'Predicted Saving Ability': '616',
+      OUTLAY: '97.6',
+      SAViNGS: '97.6',
+      LENDiNG: '83.3',
+    });
+    expect(Object.keys(answer)).toEqual(['Predicted Saving Ability', 'OUTLAY', 'SAViNGS', 'LENDiNG']);
+  });
+
+  it('LENDiNG unclamped, falling with the payment; the loan-free answer has no LENDiNG key', () => {
+    // 616 − 1.25 × 2,000 = −1,884 a month: 80 − 100 × 22,608 / 42,000 = 26.17 → 26.2; a caller multiplier of 1
+    // on 5,000: 616 − 5,000 = −4,384: 80 − 125.26 = −45.26 → −45.3.
+    const lending = (loan: object) => scoreOf({ ...request(), loan }).LENDiNG;
+    expect(lending({ monthly_payment: 2_000 })).toBe('26.2');
+    expect(lending({ monthly_payment: 5_000, stress_multiplier: 1 })).toBe('-45.3');
+    const indices = [0, 100, 1_000, 3_000, 10_000].map((p) => Number(lending({ monthly_payment: p })));
+    expect(indices).toEqual([...indices].sort((a, b) => b - a));
+    expect(new Set(indices).size).toBe(indices.length);
+    expect(Object.keys(scoreOf(request()))).not.toContain('LENDiNG');
+  });
+
+  it('with a loan, the household answer (batch, evaluate) carries LENDiNG as the scores operation does', () => {
+    const body = { ...request(), loan: { monthly_payment: 400 } };
+    const household = value<{ score: Record<string, string> }>(engine.household(body));
+    expect(household.score).toEqual(scoreOf(body));
+  });
+
+  it.each(['', 'Predicted Saving Ability', 'SAViNGS', 'LENDiNG'])(
     'refuses the score key %j, which would clash',
     (scoreKey) => {
       expect(() => createEngine({ model: fakeModel(), geo: fakeGeo, config: { scoreKey } })).toThrow(
@@ -285,8 +314,18 @@ describe('household (batch entry point)', () => {
     });
   });
 
-  it('reports a national fallback as such', () => {
-    const result = engine.household(request(undefined, { zip: '00000' }));
+  it('household, ZIP the geography does not know (00000), is refused naming the field', () => {
+    expect(engine.household(request(undefined, { zip: '00000' }))).toEqual({
+      ok: false,
+      error: {
+        message: 'Invalid request body',
+        errors: [{ path: '/demographics/zip', message: UNKNOWN_ZIP_MESSAGE }],
+      },
+    });
+  });
+
+  it('household, ZIP known only as national (fake geography, 10001), reports the fallback as such', () => {
+    const result = engine.household(request(undefined, { zip: '10001' }));
     expect(result.ok && result.value.geo).toEqual({ geo_level: 'national', state: null, cbsa: null });
   });
 

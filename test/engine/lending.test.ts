@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_STRESS_MULTIPLIER, lendingOf } from '../../src/engine/lending.js';
+import { DEFAULT_STRESS_MULTIPLIER } from '../../src/contract/limits.js';
+import { lendingOf } from '../../src/engine/lending.js';
 
 describe('lendingOf', () => {
   it('default stress: the payment × 1.25, surplus in dollars and on the score scale', () => {

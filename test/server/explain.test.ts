@@ -57,15 +57,23 @@ describe('POST /v1.0/scores/generate?explain=true', () => {
     expect(explained.body.details).toMatchObject({ basis: 'benchmark', psa: 392 });
   });
 
-  it('explain=false or absent, with or without the new fields: the plain answer, byte for byte', async () => {
+  it('explain=false or absent, with or without the default basis: the plain answer, byte for byte', async () => {
     const plain = await score(REQUEST);
     expect(Object.keys(plain.body)).toEqual(['Predicted Saving Ability', 'OUTLAY', 'SAViNGS']);
     for (const [body, query] of [
       [REQUEST, '?explain=false'],
-      [{ ...REQUEST, loan: { monthly_payment: 500 } }, ''],
       [{ ...REQUEST, options: { basis: 'stated' } }, ''],
     ] as const)
       expect((await score(body, query)).text).toBe(plain.text);
+  });
+
+  it('a loan without explain: the plain answer, then LENDiNG, the lending index of details.lending', async () => {
+    const plain = await score(REQUEST);
+    const body = { ...REQUEST, loan: { monthly_payment: 500 } };
+    const lending = await score(body);
+    expect(lending.text).toBe(`${plain.text.slice(0, -1)},"LENDiNG":"${lending.body.LENDiNG}"}`);
+    const explained = await score(body, '?explain=true');
+    expect(Number(lending.body.LENDiNG)).toBe(explained.body.details.lending.index);
   });
 
   it('explain=yes: 400 naming the query parameter', async () => {

@@ -1,7 +1,12 @@
 import { pino } from 'pino';
 import type { CommandModule } from 'yargs';
 import { runMerge } from '../merge/merge-job.js';
-import { EXIT_SUCCESS } from '../score/exit-codes.js';
+import {
+  checkMaxRejectRate,
+  combinedExitCode,
+  DEFAULT_MAX_REJECT_RATE,
+  publishedExitCode,
+} from '../score/exit-codes.js';
 import { judgeComparison, readReference, referenceOptions } from './reference.js';
 
 interface MergeArgs {
@@ -9,6 +14,7 @@ interface MergeArgs {
   out: string;
   name: string | undefined;
   rows: boolean;
+  'max-reject-rate': number | undefined;
   reference: string | undefined;
   'max-psi': number | undefined;
 }
@@ -37,9 +43,14 @@ export const mergeCommand: CommandModule<object, MergeArgs> = {
         describe:
           "also merge the shards' scored and rejects files (beside each summary) into <name>.scored.* and <name>.rejects.csv, in shard order: the single run's files",
       })
+      .option('max-reject-rate', {
+        type: 'number',
+        describe: `as for outlay score: exit 4 instead of 3 when more than this fraction of the merged rows is rejected (0 to 1; default: ${DEFAULT_MAX_REJECT_RATE})`,
+      })
       .options(referenceOptions)
       .example('$0 merge shards/*/households.summary.json --out out', 'merge every shard of one run'),
   handler: async (args) => {
+    const maxRejectRate = checkMaxRejectRate(args['max-reject-rate']);
     const reference = await readReference(args.reference, args['max-psi']);
     const result = await runMerge({
       summaries: args.summaries,
@@ -54,6 +65,14 @@ export const mergeCommand: CommandModule<object, MergeArgs> = {
         `  ${result.summaryPath}\n  ${result.reportPath}\n`,
     );
     const logger = pino({ level: 'info', base: { command: 'merge' } }, pino.destination(2));
-    process.exitCode = judgeComparison(result.summary.comparison, reference.maxPsi, logger) ?? EXIT_SUCCESS;
+    // The single run's exit code: 0, 3 with rejects within the rate, 4 above it, 5 the PSI above --max-psi.
+    const rejects = publishedExitCode(
+      { rowsIn: counts.rows_in, rowsRejected: counts.rows_rejected },
+      maxRejectRate,
+    ).code;
+    process.exitCode = combinedExitCode(
+      rejects,
+      judgeComparison(result.summary.comparison, reference.maxPsi, logger),
+    );
   },
 };

@@ -2,7 +2,7 @@
  * `outlay score`: the batch job over a CSV/Arrow file (jobs/batch/score), or — given `--json` or a `.json`
  * request file — the one-off score of a single request, as POST /scores/generate would answer it.
  * Exit codes (../score/exit-codes.ts, docs/batch.md): 0 every row scored, 3 finished with rejects within
- * --max-reject-rate, 4 above it, 5 the index's PSI against --reference above --max-psi, 1 failure (nothing published), 130/143 interrupted by SIGINT/SIGTERM,
+ * --max-reject-rate (default: half the rows), 4 above it, 5 the index's PSI against --reference above --max-psi, 1 failure (nothing published), 130/143 interrupted by SIGINT/SIGTERM,
  * 141 standard output (`--scored -`) closed by its reader; one-off: 0, or 2 for an invalid request.
  */
 import { readFile } from 'node:fs/promises';
@@ -22,13 +22,15 @@ import { INPUT_ENCODINGS } from '../io/text-encoding.js';
 import type { Summary } from '../report/summary-schema.js';
 import { DEFAULT_ENGINE_MODULE, type EngineSpec } from '../score/engine-spec.js';
 import {
+  checkMaxRejectRate,
+  combinedExitCode,
+  DEFAULT_MAX_REJECT_RATE,
   EXIT_BROKEN_PIPE,
   EXIT_FAILURE,
   EXIT_REJECT_RATE_EXCEEDED,
-  EXIT_REJECTS,
-  EXIT_SUCCESS,
   interruptedExitCode,
   JobInterrupted,
+  publishedExitCode,
   ScoredStreamClosed,
 } from '../score/exit-codes.js';
 import type { MainThreadIo, ScoreJobResult, Shard } from '../score/job.js';
@@ -146,6 +148,16 @@ const scoreOptions = {
     describe:
       'JSON column map: {"columns": {"theirs": "contract_name"}, "booleans": {"true": ["Y"], "false": ["N"]}}',
   },
+  'pass-through': {
+    type: 'string',
+    describe:
+      'Comma-separated input columns to pass through unused although their names are close to a field (otherwise the job stops, naming the --map line that uses them)',
+  },
+  'loan-rate': {
+    type: 'string',
+    describe:
+      'The annual rate of every row\'s loan ("12%" or 0.12) when the input gives loan_amount and loan_term_months but no loan_rate column (docs/batch.md)',
+  },
   resume: {
     type: 'boolean',
     default: false,
@@ -158,8 +170,7 @@ const scoreOptions = {
   },
   'max-reject-rate': {
     type: 'number',
-    describe:
-      'Exit 4 instead of 3 when more than this fraction of rows is rejected (0 to 1; default: no limit)',
+    describe: `Exit 4 instead of 3 when more than this fraction of rows is rejected (0 to 1; default: ${DEFAULT_MAX_REJECT_RATE})`,
   },
   ...referenceOptions,
   progress: { type: 'boolean', describe: 'Progress bar on stderr (default: when stderr is a terminal)' },
@@ -213,7 +224,7 @@ async function runBatch(argv: ScoreArgs): Promise<number> {
     throw new Error('score: --explain applies to one-off requests (--json or a .json file), not to a batch');
   if (argv.engine === 'remote' && argv['score-reference'] !== undefined)
     throw new Error('score: --score-reference applies to the local engine; a remote server uses its own');
-  const maxRejectRate = rateOption('--max-reject-rate', argv['max-reject-rate']);
+  const maxRejectRate = checkMaxRejectRate(argv['max-reject-rate']);
   const reference = await readReference(argv.reference, argv['max-psi']);
   const logger = pino({ level: argv['log-level'], base: { command: 'score' } }, pino.destination(2));
   logger.info(startFields(argv, maxRejectRate), 'score job started');
@@ -252,8 +263,10 @@ async function runJob(
       encoding: argv.encoding,
     },
     shard: argv.shard === undefined ? null : parseShard(argv.shard),
-    groupBy: argv['group-by'] === undefined ? [] : argv['group-by'].split(',').map((name) => name.trim()),
+    groupBy: listOption(argv['group-by']),
     mapFile: argv.map,
+    passThrough: listOption(argv['pass-through']),
+    loanRate: argv['loan-rate'],
     resume: argv.resume,
     progressBar: argv.progress ?? process.stderr.isTTY === true,
     batchRows: positiveInteger('--batch-rows', argv['batch-rows']),
@@ -295,27 +308,19 @@ function printOutputs(result: ScoreJobResult): void {
   );
 }
 
-/** A reject rate above its limit outranks a PSI above its own: rejects are a problem of the data itself. */
 function exitCodeOf(
   result: ScoreJobResult,
   maxRejectRate: number | undefined,
   logger: Logger,
   maxPsi: number | undefined,
 ): number {
-  const rejects = rejectsExitCode(result, maxRejectRate, logger);
-  const psi = judgeComparison(result.comparison, maxPsi, logger);
-  return rejects === EXIT_REJECT_RATE_EXCEEDED ? rejects : (psi ?? rejects);
-}
-
-function rejectsExitCode(result: ScoreJobResult, maxRejectRate: number | undefined, logger: Logger): number {
-  if (result.rowsRejected === 0) return EXIT_SUCCESS;
-  const rejectRate = result.rowsRejected / result.rowsIn;
-  if (maxRejectRate === undefined || rejectRate <= maxRejectRate) return EXIT_REJECTS;
-  logger.error(
-    { rejectRate, maxRejectRate },
-    'reject rate above --max-reject-rate: the outputs are published, the run counts as failed',
-  );
-  return EXIT_REJECT_RATE_EXCEEDED;
+  const { code, rejectRate } = publishedExitCode(result, maxRejectRate);
+  if (code === EXIT_REJECT_RATE_EXCEEDED)
+    logger.error(
+      { rejectRate, maxRejectRate: maxRejectRate ?? DEFAULT_MAX_REJECT_RATE },
+      'reject rate above --max-reject-rate (or its default): the outputs are published, the run counts as failed',
+    );
+  return combinedExitCode(code, judgeComparison(result.comparison, maxPsi, logger));
 }
 
 const countsOf = (result: ScoreJobResult) => ({
@@ -412,6 +417,10 @@ function localEngineOptions(argv: ScoreArgs): EngineSpec['options'] {
   };
 }
 
+/** A comma-separated list of column names; none when the flag is not given. */
+const listOption = (text: string | undefined): string[] =>
+  text === undefined ? [] : text.split(',').map((name) => name.trim());
+
 function parseShard(text: string): Shard {
   const match = /^([0-9]+)\/([0-9]+)$/.exec(text);
   const index = Number(match?.[1]);
@@ -425,12 +434,6 @@ function parseShard(text: string): Shard {
 function positiveInteger(flag: string, value: number): number {
   if (!Number.isInteger(value) || value < 1)
     throw new Error(`${flag} must be a whole number ≥ 1, got ${value}`);
-  return value;
-}
-
-function rateOption(flag: string, value: number | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  if (!(value >= 0 && value <= 1)) throw new Error(`${flag} must be a fraction from 0 to 1, got ${value}`);
   return value;
 }
 

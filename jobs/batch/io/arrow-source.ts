@@ -10,12 +10,14 @@ import {
   type AsyncRecordBatchFileReader,
   type AsyncRecordBatchStreamReader,
   type DataType,
+  type Decimal,
   type Field,
   Message,
   type RecordBatch,
   RecordBatchReader,
   Type,
   type Utf8,
+  util,
   type Vector,
 } from '../../../src/vendor/apache-arrow.js';
 import type { ColumnKind } from './column-mapping.js';
@@ -32,6 +34,7 @@ export function columnKindOf(type: DataType): ColumnKind {
   switch (type.typeId) {
     case Type.Int:
     case Type.Float:
+    case Type.Decimal:
       return 'number';
     case Type.Bool:
       return 'boolean';
@@ -49,6 +52,7 @@ export function columnKindOf(type: DataType): ColumnKind {
 
 // Copies, not views: a view would drag the whole IPC body buffer along when posted to a worker.
 function cellsOf(vector: Vector, kind: ColumnKind): CellColumn {
+  if (vector.type.typeId === Type.Decimal) return decimalsOf(vector);
   if (kind === 'number' && vector.type.typeId !== Type.Float16)
     return { kind: 'numbers', values: (vector.toArray() as NumberArray).slice(), nulls: nullsOf(vector) };
   if (vector.type.typeId === Type.Utf8) return textOf(vector as Vector<Utf8>);
@@ -58,6 +62,20 @@ function cellsOf(vector: Vector, kind: ColumnKind): CellColumn {
     cells[i] = value === null || typeof value !== 'object' ? (value as Cell) : String(value);
   }
   return cells;
+}
+
+/**
+ * A Decimal column (how SQL databases export money: DuckDB's DECIMAL(18,2) in Parquet) as numbers: each
+ * value's unscaled integer divided by 10^scale, the nearest double.
+ */
+function decimalsOf(vector: Vector): CellColumn {
+  const { scale } = vector.type as Decimal;
+  const values = new Float64Array(vector.length);
+  for (let i = 0; i < vector.length; i++) {
+    const value = vector.get(i) as Parameters<typeof util.bigNumToNumber>[0] | null;
+    values[i] = value === null ? 0 : util.bigNumToNumber(value, scale);
+  }
+  return { kind: 'numbers', values, nulls: nullsOf(vector) };
 }
 
 /** One byte per row, 1 where the value is null (null: no nulls), from the Arrow validity bits. */

@@ -9,6 +9,8 @@ import { readFile } from 'node:fs/promises';
 import { distance } from 'fastest-levenshtein';
 import { CATEGORIES } from '../../../src/contract/categories.js';
 import { Demographics } from '../../../src/contract/schemas.js';
+import { accountForColumns, type ColumnUse } from './column-use.js';
+import { LOAN_FIELDS } from './loan-fields.js';
 
 /** The kind of value a request field takes, derived from its schema. */
 export type FieldKind = 'number' | 'boolean' | 'text';
@@ -54,6 +56,9 @@ export const CONTRACT_FIELDS: readonly ContractField[] = [
 
 const CONTRACT_FIELD_BY_NAME = new Map(CONTRACT_FIELDS.map((field) => [field.name, field]));
 
+/** Fields a batch row may have beside the contract's, which a map may rename columns to. */
+const BATCH_FIELDS: ReadonlySet<string> = new Set(LOAN_FIELDS);
+
 /** A header name as compared with contract field names: lower case, without spaces and underscores. */
 export const headerKey = (name: string) => name.toLowerCase().replace(/[\s_]+/g, '');
 
@@ -72,11 +77,21 @@ export interface ColumnMap {
   readonly columns: Readonly<Record<string, string>>;
   /** Words that mean true and false in boolean columns (exact, case-sensitive). */
   readonly booleans: { readonly true: readonly string[]; readonly false: readonly string[] };
+  /** Columns to pass through unused although their names are near a field (`--pass-through`). */
+  readonly passThrough?: readonly string[];
 }
 
+/**
+ * The boolean spellings read without a map: JSON's and SQL's `true`/`false` in its cases (pandas writes
+ * `True`/`False`), `1`/`0` (SQL, Excel), `yes`/`no` and `Y`/`N` (survey and loan-system exports). Each
+ * means one thing wherever it is written; a map's `booleans` replaces the list.
+ */
 export const DEFAULT_COLUMN_MAP: ColumnMap = {
   columns: {},
-  booleans: { true: ['true', 'TRUE'], false: ['false', 'FALSE'] },
+  booleans: {
+    true: ['true', 'TRUE', 'True', '1', 'yes', 'YES', 'Yes', 'Y', 'y'],
+    false: ['false', 'FALSE', 'False', '0', 'no', 'NO', 'No', 'N', 'n'],
+  },
 };
 
 /** Reads and checks a `--map` file: `{"columns": {...}, "booleans": {"true": [...], "false": [...]}}`, both optional. */
@@ -110,9 +125,9 @@ function checkColumns(columns: unknown, fail: (why: string) => never): Record<st
     return fail('"columns" must be an object of input column name → contract field name');
   const targets = new Set<string>();
   for (const [column, target] of Object.entries(columns)) {
-    if (typeof target !== 'string' || !CONTRACT_FIELD_BY_NAME.has(target)) {
+    if (typeof target !== 'string' || !(CONTRACT_FIELD_BY_NAME.has(target) || BATCH_FIELDS.has(target))) {
       fail(
-        `"columns"."${column}" must name a contract field (a demographics field or a category), got ${JSON.stringify(target)}`,
+        `"columns"."${column}" must name a contract field (a demographics field or a category) or a loan field (${[...BATCH_FIELDS].join(', ')}), got ${JSON.stringify(target)}`,
       );
     }
     if (targets.has(target as string)) fail(`"columns" maps two input columns to "${target}"`);
@@ -153,6 +168,8 @@ export interface RequestPlan {
   readonly booleanWords: ReadonlyMap<string, boolean>;
   /** The words accepted in boolean columns, for error messages. */
   readonly booleanWordList: string;
+  /** How each input column is used, in header order. */
+  readonly columns: readonly ColumnUse[];
 }
 
 /**
@@ -177,6 +194,7 @@ export function planRequest(
   }
   const bindings: FieldBinding[] = [];
   const boundBy = new Map<string, string>();
+  const fieldBy = new Map<string, ContractField>();
   header.forEach((name, column) => {
     const field = fieldOfColumn(name, map);
     if (field === undefined) return;
@@ -187,16 +205,18 @@ export function planRequest(
       );
     }
     boundBy.set(field.name, name);
+    fieldBy.set(name, field);
     checkKind(name, kinds[column] ?? 'text', field);
     bindings.push({ field, column });
   });
   const missing = CONTRACT_FIELDS.filter((field) => field.required && !boundBy.has(field.name));
   if (missing.length > 0) throw new Error(missingFieldsMessage(missing, header, new Set(boundBy.values())));
+  const columns = accountForColumns(header, fieldBy, CONTRACT_FIELDS, map.passThrough ?? []);
   const booleanWords = new Map<string, boolean>([
     ...map.booleans.true.map((word) => [word, true] as const),
     ...map.booleans.false.map((word) => [word, false] as const),
   ]);
-  return { bindings, booleanWords, booleanWordList: [...booleanWords.keys()].join(', ') };
+  return { bindings, booleanWords, booleanWordList: [...booleanWords.keys()].join(', '), columns };
 }
 
 /**
@@ -226,6 +246,8 @@ function missingFieldsMessage(
 /** Text columns can hold any field (cells are parsed like CSV); typed columns must match the field. */
 function checkKind(column: string, kind: ColumnKind, field: ContractField): void {
   if (kind === 'text' || kind === field.kind) return;
+  // Numbers read as ZIPs (leading zeros restored) and as booleans (1 and 0), cell by cell (./row-request.ts).
+  if (kind === 'number' && (field.name === 'zip' || field.kind === 'boolean')) return;
   const expected =
     field.kind === 'text'
       ? 'a string column'

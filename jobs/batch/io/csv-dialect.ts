@@ -35,6 +35,23 @@ export function detectDelimiter(head: string): string {
 }
 
 /**
+ * The record delimiters csv-parse is given, read off the header line of `head` (decoded text): CRLF and LF
+ * both, whichever the header ends with, so that a carriage return before a line feed is never part of a
+ * value (an LF file with CRLF rows appended, or a CRLF header over LF rows); a lone CR only in a file whose
+ * header ends with one (classic Mac OS), where it is the only line break.
+ */
+export function detectRecordDelimiters(head: string): string[] {
+  let quoted = false;
+  for (let i = 0; i < head.length; i++) {
+    const char = head[i];
+    if (char === '"') quoted = !quoted;
+    else if (!quoted && char === '\r' && i + 1 < head.length && head[i + 1] !== '\n') return ['\r'];
+    else if (!quoted && (char === '\n' || char === '\r')) break;
+  }
+  return ['\r\n', '\n'];
+}
+
+/**
  * The first bytes of `stream` up to and including its first line break (or HEAD_LIMIT bytes, or the end),
  * put back so that the stream still reads from its start.
  */

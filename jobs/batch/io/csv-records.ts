@@ -44,6 +44,13 @@ const QUOTE_PROBLEMS: Record<string, { what: string; fix: string }> = {
 
 const UTF8_REASON = '(record) is not valid UTF-8';
 
+/**
+ * What to do about bytes that are not UTF-8: nearly always a Windows-1252 file (Excel's "CSV" on Windows,
+ * most loan-system exports), which `--encoding windows-1252` reads as it is.
+ */
+const NOT_UTF8_FIX =
+  'the file is probably Windows-1252 (Excel on Windows, most exports): read it with --encoding windows-1252 (or --encoding latin1 for ISO-8859-1), or save it as UTF-8';
+
 /** Where a stream of records starts in its file: the lines and (UTF-8) bytes before it. */
 export interface RecordOrigin {
   readonly lines: number;
@@ -76,9 +83,7 @@ export class CsvRecordTracker {
     const headerEnd = first.done ? Number.POSITIVE_INFINITY : first.value.bytes;
     const bad = this.claimBytesBefore(headerEnd);
     if (bad !== undefined)
-      throw new Error(
-        `${source}: the header is not valid UTF-8 (byte ${bad}); save the file as UTF-8 (with or without BOM)`,
-      );
+      throw new Error(`${source}: the header is not valid UTF-8 (byte ${bad}); ${NOT_UTF8_FIX}`);
     const skip = this.skips[0];
     if (skip !== undefined && (first.done || skip.records < first.value.records))
       throw new Error(`${source}: the header ${this.describeSkip(skip)}`);
@@ -155,7 +160,7 @@ export class CsvRecordTracker {
 
   private notUtf8(byte: number, recordStart: number, line: number): Unreadable {
     return {
-      message: `line ${this.origin.lines + line}, byte ${this.origin.bytes + byte} (record from byte ${this.origin.bytes + recordStart}): not valid UTF-8; save the file as UTF-8 (a Windows-1252 or Latin-1 export is the usual cause)`,
+      message: `line ${this.origin.lines + line}, byte ${this.origin.bytes + byte} (record from byte ${this.origin.bytes + recordStart}): not valid UTF-8; ${NOT_UTF8_FIX}`,
       reason: UTF8_REASON,
     };
   }

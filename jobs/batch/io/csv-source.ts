@@ -1,7 +1,7 @@
 /**
  * Streaming CSV input (csv-parse): header row, UTF-8 with or without BOM (or Windows-1252/Latin-1 on
  * request: ./text-encoding.ts), gzip-compressed or not, comma, semicolon or tab delimited
- * (./csv-dialect.ts), CRLF or LF, quoted fields with embedded delimiters, quotes and newlines. Blank lines are skipped and not counted as rows. Rows whose field
+ * (./csv-dialect.ts), CRLF or LF or both mixed, quoted fields with embedded delimiters, quotes and newlines. Blank lines are skipped and not counted as rows. Rows whose field
  * count differs from the header's are passed on as they are: the job rejects them with a reason rather
  * than failing the whole file. So are records that cannot be read (a stray quote, a byte that is not
  * UTF-8: ./csv-records.ts), as unreadable rows with their line and byte offset.
@@ -10,7 +10,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { pipeline, Readable, type Transform } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import { detectDelimiter, peekHead } from './csv-dialect.js';
+import { detectDelimiter, detectRecordDelimiters, peekHead } from './csv-dialect.js';
 import { type CsvRecord, CsvRecordTracker, type RecordOrigin, type Unreadable } from './csv-records.js';
 import { findCsvPart } from './csv-split.js';
 import type { InputPart, InputSource, SourceBatch } from './input-source.js';
@@ -36,8 +36,9 @@ export async function openCsvSource(
 ): Promise<InputSource> {
   if (part !== undefined) return openCsvPart(path, batchRows, options, part);
   const fromStdin = path === '-';
-  const input: Readable = fromStdin ? process.stdin : createReadStream(path, { highWaterMark: 1 << 16 });
+  // The size first: a stream opened on a missing file would emit its own error with no listener yet.
   const sizeBytes = fromStdin ? undefined : (await stat(path)).size;
+  const input: Readable = fromStdin ? process.stdin : createReadStream(path, { highWaterMark: 1 << 16 });
   const records = await openRecords(input, fromStdin ? 'standard input' : path, options);
   return csvInput(records, batchRows, sizeBytes, WHOLE_FILE, () => {
     if (!fromStdin) input.destroy();
@@ -90,7 +91,7 @@ async function openCsvPart(
           input,
           path,
           { ...options, delimiter: head.delimiter },
-          { origin, header: head.header },
+          { origin, header: head.header, recordDelimiters: head.recordDelimiters },
         );
   return csvInput(
     records,
@@ -105,6 +106,7 @@ async function openCsvPart(
 interface CsvRecords {
   readonly header: string[];
   readonly delimiter: string;
+  readonly recordDelimiters: string[];
   readonly parsed: AsyncIterator<PositionedRecord>;
   readonly tracker: CsvRecordTracker;
   readonly name: string;
@@ -120,7 +122,11 @@ async function openRecords(
   input: Readable,
   name: string,
   options: CsvOptions,
-  headless?: { readonly origin: RecordOrigin; readonly header: string[] },
+  headless?: {
+    readonly origin: RecordOrigin;
+    readonly header: string[];
+    readonly recordDelimiters: string[];
+  },
 ): Promise<CsvRecords> {
   // Counted before decompression, to compare with the file's size.
   let bytesRead = 0;
@@ -130,13 +136,16 @@ async function openRecords(
   // Invalid UTF-8 is looked for only in UTF-8 input: converted text is valid by construction.
   const guard = options.encoding === 'utf-8' ? new Utf8Guard() : undefined;
   const decoded = decodedStream(input, options, guard);
-  const delimiter =
-    options.delimiter ?? detectDelimiter((await peekHead(decoded).catch(failIn(name))).toString('utf8'));
+  const head = (await peekHead(decoded).catch(failIn(name))).toString('utf8');
+  const delimiter = options.delimiter ?? detectDelimiter(head);
+  // A shard's stream starts mid-file: its record delimiters are those of the file's header.
+  const recordDelimiters = headless?.recordDelimiters ?? detectRecordDelimiters(head);
   const tracker = new CsvRecordTracker(guard?.invalid ?? [], headless?.origin);
   const parser = new PositionedParser({
     // A shard's stream starts on a record, where a BOM would be data.
     bom: headless === undefined,
     delimiter,
+    record_delimiter: recordDelimiters,
     relax_column_count: true,
     skip_empty_lines: true,
     skip_records_with_error: true,
@@ -150,6 +159,7 @@ async function openRecords(
   return {
     header,
     delimiter,
+    recordDelimiters,
     parsed,
     tracker,
     name,

@@ -64,10 +64,15 @@ function decodedLengths(encoding: InputEncoding): Uint8Array {
   });
 }
 
-/** The record delimiter csv-parse discovers: the first CRLF, LF or CR outside quotes (in the header). */
-function recordDelimiterOf(bytes: Uint8Array, at: number): number[] | undefined {
-  if (bytes[at] === CR) return bytes[at + 1] === LF ? [CR, LF] : [CR];
-  return bytes[at] === LF ? [LF] : undefined;
+/**
+ * The record delimiters the reader gives csv-parse (./csv-dialect.ts detectRecordDelimiters), told by the
+ * first line break outside quotes (the header's): a lone CR, or CRLF and LF both.
+ */
+type RecordDelimiters = 'cr' | 'crlf-or-lf';
+
+function recordDelimitersOf(bytes: Uint8Array, at: number): RecordDelimiters | undefined {
+  if (bytes[at] === CR) return bytes[at + 1] === LF ? 'crlf-or-lf' : 'cr';
+  return bytes[at] === LF ? 'crlf-or-lf' : undefined;
 }
 
 /**
@@ -78,7 +83,7 @@ function recordDelimiterOf(bytes: Uint8Array, at: number): number[] | undefined 
  */
 class CsvScanner {
   private state = State.RecordStart;
-  private recordDelimiter: number[] | undefined;
+  private recordDelimiters: RecordDelimiters | undefined;
   private carry: Uint8Array = new Uint8Array(0);
   /** Raw offset of `carry`'s first byte. */
   private offset = 0;
@@ -185,13 +190,10 @@ class CsvScanner {
 
   /** Length of the record delimiter at `at` (0: none), discovering it on its first occurrence. */
   private isRecordDelimiterAt(bytes: Uint8Array, at: number): number {
-    if (this.recordDelimiter === undefined) {
-      this.recordDelimiter = recordDelimiterOf(bytes, at);
-      return this.recordDelimiter?.length ?? 0;
-    }
-    const rd = this.recordDelimiter;
-    if (bytes[at] !== rd[0]) return 0;
-    return rd.length === 1 || bytes[at + 1] === rd[1] ? rd.length : 0;
+    this.recordDelimiters ??= recordDelimitersOf(bytes, at);
+    if (this.recordDelimiters === 'cr') return bytes[at] === CR ? 1 : 0;
+    if (bytes[at] === LF) return 1;
+    return bytes[at] === CR && bytes[at + 1] === LF ? 2 : 0;
   }
 }
 

@@ -4,7 +4,7 @@
  * fsync'd and renamed over the final name by `commit()`. A killed or failed run therefore never leaves a
  * half file that looks finished. The temporary file can be reopened at a committed length to resume.
  */
-import { type FileHandle, open, rename, unlink } from 'node:fs/promises';
+import { type FileHandle, open, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { syncDirectory } from '../../../src/runtime/sync-directory.js';
 
@@ -47,9 +47,15 @@ export class OutputFile {
     this.writebackFrom = startBytes;
   }
 
-  /** Starts a new temporary file, replacing any left by an earlier run. */
+  /**
+   * Starts a new temporary file, replacing any left by an earlier run. Replaced, not truncated: a run
+   * that lost its lock while paused still holds the old file open, and its writes must go there, not
+   * into this one.
+   */
   static async create(finalPath: string): Promise<OutputFile> {
-    return new OutputFile(finalPath, await open(partialPathOf(finalPath), 'w'), 0);
+    const partialPath = partialPathOf(finalPath);
+    await unlink(partialPath).catch(() => undefined);
+    return new OutputFile(finalPath, await open(partialPath, 'wx'), 0);
   }
 
   /** Reopens the temporary file of an interrupted run, cut back to the length its checkpoint committed. */
@@ -132,9 +138,15 @@ export class OutputFile {
     await publishTogether([this]);
   }
 
-  /** Removes the temporary file of a run that will not be resumed. */
+  /**
+   * Removes the temporary file of a run that will not be resumed, unless another run has replaced it
+   * meanwhile (after taking over the lock of a paused run): that one is not this run's to remove.
+   */
   async discard(): Promise<void> {
+    const mine = this.closed ? undefined : await this.handle.stat();
     await this.close();
+    const there = await stat(this.partialPath).catch(() => undefined);
+    if (there === undefined || (mine !== undefined && there.ino !== mine.ino)) return;
     await unlink(this.partialPath).catch(() => undefined);
   }
 

@@ -8,9 +8,10 @@ import { FixedShapeRequests, type ValidRequest, validateRequest } from '../../..
 import type { ContractField, RequestPlan } from './column-mapping.js';
 import { type CellGrid, cellAt } from './input-source.js';
 import type { Cell } from './typed-columns.js';
+import { NUMERIC_ZIP_MESSAGE, zipText } from './zip-cell.js';
 
 /** Decimal digits with an optional sign and fraction: what a person or a spreadsheet writes for an amount. */
-const PLAIN_NUMBER = /^-?[0-9]+(?:\.[0-9]+)?$/;
+export const PLAIN_NUMBER = /^-?[0-9]+(?:\.[0-9]+)?$/;
 
 export const NUMBER_TEXT_MESSAGE =
   'must be a number written with digits, an optional leading - and an optional decimal point (no spaces, thousands separators, currency signs or exponents)';
@@ -139,8 +140,14 @@ function readCell(plan: RequestPlan, field: ContractField, cell: Cell): unknown 
     case 'boolean':
       return readBoolean(plan, cell);
     case 'text':
+      if (field.name === 'zip') return readZip(cell);
       return typeof cell === 'string' ? cell : new CellError('must be text');
   }
+}
+
+function readZip(cell: Exclude<Cell, null | undefined>): unknown {
+  if (typeof cell === 'boolean') return new CellError('must be text');
+  return zipText(cell) ?? new CellError(NUMERIC_ZIP_MESSAGE);
 }
 
 function readNumber(cell: Exclude<Cell, null | undefined>): unknown {
@@ -156,6 +163,11 @@ function readNumber(cell: Exclude<Cell, null | undefined>): unknown {
 
 function readBoolean(plan: RequestPlan, cell: Exclude<Cell, null | undefined>): unknown {
   if (typeof cell === 'boolean') return cell;
+  // An integer column (SQL and Excel write booleans as 1 and 0).
+  if (typeof cell === 'number' || typeof cell === 'bigint') {
+    const value = Number(cell);
+    return value === 1 ? true : value === 0 ? false : new CellError('stored as a number must be 1 or 0');
+  }
   const value = typeof cell === 'string' ? plan.booleanWords.get(cell) : undefined;
   return value ?? new CellError(`must be one of: ${plan.booleanWordList}`);
 }

@@ -85,6 +85,8 @@ export interface ScoredRows {
   readonly index: Float64Array;
   /** The index's percentile among US households, 0.0–100.0. */
   readonly percentile: Float64Array;
+  /** The lending index, one decimal; NaN for a row without a loan. */
+  readonly lendingIndex: Float64Array;
   /** The main score's reason codes joined by `;`, '' when none. */
   readonly reasonCodes: readonly string[];
   /** The expense flags joined by `;` (`CODE:category`), '' when none. */
@@ -118,6 +120,7 @@ export const scoredRowsBuffer = (capacity: number, groupCount: number): ScoredRo
   geoLevel: [],
   index: new Float64Array(capacity),
   percentile: new Float64Array(capacity),
+  lendingIndex: new Float64Array(capacity).fill(Number.NaN),
   reasonCodes: [],
   expenseFlags: [],
   groups: Array.from({ length: groupCount }, () => []),

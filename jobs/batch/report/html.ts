@@ -5,10 +5,12 @@
  */
 import { basename, extname } from 'node:path';
 import { AGE_BANDS, HOUSEHOLD_SIZE_BANDS, INCOME_BANDS } from './cohorts.js';
+import { columnsSection } from './columns-section.js';
 import { COMPARISON_STYLE, comparisonSection } from './comparison-section.js';
 import { PERCENTILES } from './count-map.js';
 import { escapeHtml, formatCount, formatDollars, formatScore, formatShare } from './format.js';
 import { indexSection, MIN_READABLE_COHORT, tooSmallMark } from './index-section.js';
+import { lendingSection } from './lending-section.js';
 import type { Cohort, CohortStats, DimensionSummary, Percentiles, Summary } from './summary-schema.js';
 import {
   COLORS,
@@ -328,7 +330,9 @@ ${psaSection(summary.overall)}
 ${scoreSection(summary.overall)}
 ${indexSection(summary)}
 ${cohortSection(summary)}
+${lendingSection(summary.lending)}
 ${rejectsSection(summary)}
+${columnsSection(summary)}
 ${aboutSection(summary)}
 </main>
 </body>

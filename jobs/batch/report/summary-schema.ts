@@ -9,6 +9,7 @@
 import Type, { type Static, type TSchema } from '../../../src/vendor/typebox.js';
 import { Comparison } from './comparison-schema.js';
 import type { SortedCounts } from './count-map.js';
+import { LendingSummary } from './lending-summary.js';
 
 export const SUMMARY_FORMAT = 'outlay-summary';
 export const SUMMARY_VERSION = 3;
@@ -129,6 +130,12 @@ export const Shard = Type.Object(
   { additionalProperties: false },
 );
 
+/** How an input column was used: the contract field it supplied, or null when passed through unused. */
+const ColumnUse = Type.Object(
+  { column: Type.String(), field: OrNull(Type.String()), declared: Type.Boolean() },
+  { additionalProperties: false },
+);
+
 export const Engine = Type.Union([Type.Literal('local'), Type.Literal('remote')]);
 
 export const Meta = Type.Object(
@@ -151,6 +158,10 @@ export const Meta = Type.Object(
     finished_at: Type.String(),
     /** Milliseconds per phase; summed over shards by a merge. */
     timings: Type.Record(Type.String(), Type.Number()),
+    /** Every input column and its use (`declared`: passed through by `--pass-through`). */
+    columns: Type.Optional(Type.Array(ColumnUse)),
+    /** Scored rows whose ZIP was a 3- or 4-digit number, read with its leading zeros restored. */
+    zips_padded: Type.Optional(Count),
   },
   { additionalProperties: false },
 );
@@ -180,6 +191,8 @@ export const Summary = Type.Object(
     /** Scored rows per fixed bin of each input field and output (stability-bins.ts), for comparisons. */
     bins: Type.Record(Type.String(), Type.Record(Type.String(), Count)),
     dimensions: Type.Array(DimensionSummary),
+    /** Lender mode, for a file that gives loans: the lending index's distribution and cut-off table. */
+    lending: Type.Optional(LendingSummary),
     /** This run against a reference run's summary (`--reference`); absent without one. */
     comparison: Type.Optional(Comparison),
   },

@@ -15,6 +15,7 @@ import {
   type ScoredRowsBuffer,
   scoredRowsBuffer,
 } from './cohorts.js';
+import { LendingAccumulator } from './lending-summary.js';
 import { InputBins, outputBins } from './stability-bins.js';
 import { SUMMARY_FORMAT, SUMMARY_VERSION, type Summary, type SummaryMetaJson } from './summary-schema.js';
 
@@ -45,6 +46,8 @@ export interface ScoredRowStats {
   readonly expenseFlags: string;
   /** --group-by column name → the row's cell text. */
   readonly groups: Readonly<Record<string, string>>;
+  /** The lending index of a row with a loan. */
+  readonly lendingIndex?: number | undefined;
 }
 
 export interface SummaryMeta {
@@ -63,6 +66,10 @@ export interface SummaryMeta {
   readonly finishedAt: string;
   /** Milliseconds per phase. */
   readonly timings: Record<string, number>;
+  /** How each input column was used (absent: not recorded). */
+  readonly columns?: SummaryMetaJson['columns'];
+  /** Scored rows whose numeric ZIP had its leading zeros restored. */
+  readonly zipsPadded?: number;
 }
 
 /**
@@ -81,9 +88,12 @@ class SummaryState {
   readonly inputBins = new InputBins();
   /** One per dimension, in the summary's order of dimensions. */
   readonly cohorts: DimensionCohorts[];
+  /** Lender mode's section, for a file that gives loans (lending-summary.ts). */
+  lending: LendingAccumulator | undefined;
 
-  constructor(dimensions: readonly Dimension[]) {
+  constructor(dimensions: readonly Dimension[], lending = false) {
     this.cohorts = dimensions.map((dimension) => new DimensionCohorts(dimension));
+    this.lending = lending ? new LendingAccumulator(dimensions) : undefined;
   }
 
   cohort(dimensionIndex: number, value: string): CohortAccumulator {
@@ -129,6 +139,7 @@ class SummaryState {
           ...cohortStats(cohort),
         })),
       })),
+      ...(this.lending === undefined ? {} : { lending: this.lending.toJson() }),
     };
   }
 }
@@ -175,6 +186,29 @@ class DimensionCohorts {
   }
 }
 
+function addLendingRows(lending: LendingAccumulator, rows: ScoredRows, count: number): void {
+  for (let k = 0; k < count; k++) {
+    const index = rows.lendingIndex[k]!;
+    if (!Number.isNaN(index)) lending.addRow(index);
+  }
+}
+
+/** The rows with a loan of one dimension's cohorts (`cohorts`: each row's cohort number). */
+function addLendingCohorts(
+  lending: LendingAccumulator,
+  dimension: number,
+  rows: ScoredRows,
+  count: number,
+  dimensionCohorts: DimensionCohorts,
+  cohorts: Int32Array,
+): void {
+  for (let k = 0; k < count; k++) {
+    const index = rows.lendingIndex[k]!;
+    if (!Number.isNaN(index))
+      lending.addToCohort(dimension, dimensionCohorts.numbers.labelOf(cohorts[k]!), index);
+  }
+}
+
 /**
  * Score as the exact integer score × 10 (SCORE_SCALE, tenths); anything with more than one decimal is a
  * caller bug.
@@ -205,9 +239,10 @@ export class SummaryBuilder {
   /** One row as a batch of one, for `addScored`. */
   readonly #single: ScoredRowsBuffer;
 
-  constructor(options: { groupBy: readonly string[] }) {
+  /** `lending`: the file gives loans, and the summary gets lender mode's section. */
+  constructor(options: { groupBy: readonly string[]; lending?: boolean }) {
     this.#groupBy = [...new Set(options.groupBy)];
-    this.#state = new SummaryState(dimensionsFor(this.#groupBy));
+    this.#state = new SummaryState(dimensionsFor(this.#groupBy), options.lending);
     this.#single = scoredRowsBuffer(1, this.#groupBy.length);
   }
 
@@ -257,7 +292,10 @@ export class SummaryBuilder {
         cohort.indexX10.add(indexX10[k]!);
         cohort.percentileX10.add(percentileX10[k]!);
       }
+      if (state.lending !== undefined)
+        addLendingCohorts(state.lending, i, rows, count, dimensionCohorts, cohorts);
     }
+    if (state.lending !== undefined) addLendingRows(state.lending, rows, count);
   }
 
   addScored(row: ScoredRowStats): void {
@@ -275,6 +313,7 @@ export class SummaryBuilder {
     single.state[0] = row.state;
     single.index[0] = row.index;
     single.percentile[0] = row.percentile;
+    single.lendingIndex[0] = row.lendingIndex ?? Number.NaN;
     single.reasonCodes[0] = row.reasonCodes;
     single.expenseFlags[0] = row.expenseFlags;
     this.#groupBy.forEach((name, g) => {
@@ -301,9 +340,16 @@ export class SummaryBuilder {
       started_at: meta.startedAt,
       finished_at: meta.finishedAt,
       timings: { ...meta.timings },
+      ...inputMeta(meta.columns, meta.zipsPadded),
     });
   }
 }
+
+/** The input's column uses and padded ZIPs, when recorded: both optional in the summary. */
+const inputMeta = (columns: SummaryMetaJson['columns'], zipsPadded: number | undefined) => ({
+  ...(columns === undefined ? {} : { columns }),
+  ...(zipsPadded === undefined ? {} : { zips_padded: zipsPadded }),
+});
 
 /**
  * Combines the summaries of the N shards of one run (`--shard 1/N` … `--shard N/N`) into the summary of
@@ -319,8 +365,12 @@ export function mergeSummaries(summaries: readonly Summary[]): Summary {
   checkSameRun(summaries, first);
   const shardCount = checkShardsComplete(summaries);
 
-  const state = new SummaryState(dimensionsFor(first.group_by));
+  const state = new SummaryState(
+    dimensionsFor(first.group_by),
+    summaries.some((summary) => summary.lending !== undefined),
+  );
   for (const summary of summaries) {
+    if (summary.lending !== undefined) state.lending!.addSummary(summary.lending);
     for (const [reason, count] of Object.entries(summary.counts.rejected_by_reason))
       state.addRejected(reason, count);
     for (const [code, count] of Object.entries(summary.reason_codes))
@@ -348,6 +398,11 @@ export function mergeSummaries(summaries: readonly Summary[]): Summary {
     started_at: earliest(metas.map((m) => m.started_at)),
     finished_at: latest(metas.map((m) => m.finished_at)),
     timings: sumTimings(metas.map((m) => m.timings)),
+    // Shards share the header; the padded ZIPs add up.
+    ...inputMeta(
+      first.meta.columns,
+      first.meta.zips_padded === undefined ? undefined : sum(metas.map((m) => m.zips_padded ?? 0)),
+    ),
   });
 }
 
@@ -414,6 +469,8 @@ function checkShardsComplete(summaries: readonly Summary[]): number {
   }
   return count;
 }
+
+const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
 
 const byTime = (a: string, b: string) => Date.parse(a) - Date.parse(b);
 const earliest = (times: string[]) => times.sort(byTime)[0]!;

@@ -122,6 +122,7 @@ export async function replayScoredRows(
     at('geo_level'),
   ];
   const [index, , percentile, reasonCodes, expenseFlags] = layout.explanationColumns.map(at);
+  const lendingIndex = layout.lendingColumns.length === 0 ? -1 : at(layout.lendingColumns[2]!);
   const parser = createReadStream(partialPathOf(scoredPath), { start: 0, end: bytes - 1 }).pipe(
     parse({ from_line: 2 }),
   );
@@ -146,6 +147,7 @@ export async function replayScoredRows(
       reasonCodes: fields[reasonCodes!] ?? '',
       expenseFlags: fields[expenseFlags!] ?? '',
       groups: Object.fromEntries(layout.groups.map((group) => [group.name, fields[group.column + 1] ?? ''])),
+      lendingIndex: fields[lendingIndex] ? Number(fields[lendingIndex]) : undefined,
     });
     rows++;
   }

@@ -7,14 +7,14 @@ import { CATEGORIES, CATEGORY_COUNT } from '../../../src/contract/categories.js'
 import type { ErrorItem } from '../../../src/contract/schemas.js';
 import { PSA_KEY } from '../../../src/contract/schemas.js';
 import { formatScore } from '../../../src/engine/rounding.js';
-import type { HouseholdFigures } from '../../../src/engine/types.js';
 import { CsvBytes } from '../io/csv-bytes.js';
 import { type CellGrid, cellAt } from '../io/input-source.js';
 import type { Cell } from '../io/typed-columns.js';
 import { type Utf8Buffers, Utf8ColumnBuilder } from '../io/utf8-column.js';
 import { type ScoredRows, type ScoredRowsBuffer, scoredRowsBuffer } from '../report/summary.js';
-import type { ExplanationValues } from './explain.js';
+import type { ExplanationValues, WrittenFigures } from './explain.js';
 import type { OutputLayout } from './layout.js';
+import type { LendingValues } from './lending.js';
 
 /** Derived values of the scored rows of a batch, column by column (Arrow output). */
 export interface ScoredColumns {
@@ -39,19 +39,6 @@ export interface ScoredColumns {
   readonly percentile: Float64Array;
   readonly reasonCodes: Utf8Buffers;
   readonly expenseFlags: Utf8Buffers;
-}
-
-const INT32_PER_CACHE_LINE = 16;
-
-/**
- * The distance between two categories' columns: room for every row of the batch, rounded to an odd number
- * of 64-byte cache lines. Each scored row writes one value into each of 76 columns; with the default batch
- * (2,048 rows) as the distance, those writes were 8 KB apart and fell on the same few sets of the CPU's
- * caches, evicting each other: 390-580 ns per row instead of 170-210 (2,064 values apart, an odd number
- * of lines, so that consecutive columns fall on consecutive sets).
- */
-export function categoryStride(rows: number): number {
-  return (Math.ceil(rows / INT32_PER_CACHE_LINE) | 1) * INT32_PER_CACHE_LINE;
 }
 
 /** The text columns, built row by row. */
@@ -79,15 +66,14 @@ export interface EncodedBatch {
 
 export const cellText = (cell: Cell): string => (cell === null || cell === undefined ? '' : String(cell));
 
-/** What the scored files write of a household: its figures but the model's unrounded amounts. */
-export type WrittenFigures = Omit<HouseholdFigures, 'modeled'>;
-
 export type RowOutcome =
   | {
       readonly ok: true;
       readonly value: WrittenFigures;
       readonly explanation: ExplanationValues;
       readonly demographics: Record<string, unknown>;
+      /** Lender mode of a row with a loan (absent or null without one). */
+      readonly lending?: LendingValues | null;
     }
   | { readonly ok: false; readonly errors: readonly ErrorItem[]; readonly reason?: string };
 
@@ -117,14 +103,13 @@ export class BatchEncoder {
   ) {
     const n = rowNumbers.length;
     this.scoredIndex = new Int32Array(n);
-    const stride = categoryStride(n);
     this.columns =
       layout.format === 'arrow'
         ? {
             rowNumber: new Int32Array(n),
-            budget: new Int32Array(stride * CATEGORY_COUNT),
-            model: new Int32Array(stride * CATEGORY_COUNT),
-            categoryStride: stride,
+            budget: new Int32Array(n * CATEGORY_COUNT),
+            model: new Int32Array(n * CATEGORY_COUNT),
+            categoryStride: n,
             psa: new Int32Array(n),
             score: new Float64Array(n),
             savingsScore: new Float64Array(n),
@@ -142,7 +127,8 @@ export class BatchEncoder {
   }
 
   add(index: number, outcome: RowOutcome): void {
-    if (outcome.ok) this.addScored(index, outcome.value, outcome.explanation, outcome.demographics);
+    if (outcome.ok)
+      this.addScored(index, outcome.value, outcome.explanation, outcome.demographics, outcome.lending);
     else this.addRejected(index, outcome.errors, outcome.reason);
   }
 
@@ -161,10 +147,12 @@ export class BatchEncoder {
     figures: WrittenFigures,
     explanation: ExplanationValues,
     demographics: Record<string, unknown>,
+    lending: LendingValues | null = null,
   ): void {
     const k = this.scored++;
     this.scoredIndex[k] = index;
-    if (this.columns === null) this.csvRecord(index, figures, explanation);
+    this.stats.lendingIndex[k] = lending === null ? Number.NaN : lending.index;
+    if (this.columns === null) this.csvRecord(index, figures, explanation, lending);
     else {
       this.columns.rowNumber[k] = this.rowNumbers[index]!;
       setColumns(this.columns, k, figures, explanation);
@@ -172,7 +160,12 @@ export class BatchEncoder {
     this.addStats(k, index, figures, explanation, demographics);
   }
 
-  private csvRecord(index: number, figures: WrittenFigures, explanation: ExplanationValues): void {
+  private csvRecord(
+    index: number,
+    figures: WrittenFigures,
+    explanation: ExplanationValues,
+    lending: LendingValues | null,
+  ): void {
     const { budget, model, geography, scoreValues } = figures;
     const out = this.csv;
     out.integer(this.rowNumbers[index]!);
@@ -209,6 +202,7 @@ export class BatchEncoder {
     out.plain(explanation.reason_codes);
     out.comma();
     out.plain(explanation.expense_flags);
+    if (this.layout.loan !== null) writeLending(out, lending);
     out.endRecord();
   }
 
@@ -296,6 +290,7 @@ export class BatchEncoder {
         householdMembers: trim(stats.householdMembers),
         index: trim(stats.index),
         percentile: trim(stats.percentile),
+        lendingIndex: trim(stats.lendingIndex),
       },
     };
   }
@@ -309,6 +304,24 @@ export function formatTenths(value: number): string {
   const text = value.toFixed(1);
   if (Number(text) !== value) throw new Error(`the index or percentile ${value} does not have one decimal`);
   return text;
+}
+
+/** The lending columns (LENDING_COLUMNS) of a row, each empty for a row without a loan. */
+function writeLending(out: CsvBytes, lending: LendingValues | null): void {
+  const texts =
+    lending === null
+      ? ['', '', '', '', '']
+      : [
+          lending.payment.toFixed(2),
+          String(safeInteger(lending.surplus, 'lending_surplus')),
+          formatTenths(lending.index),
+          formatScore(lending.score),
+          lending.reasonCodes,
+        ];
+  for (const text of texts) {
+    out.comma();
+    out.plain(text);
+  }
 }
 
 /** Row `k` of the Arrow output's derived and explanation columns. */

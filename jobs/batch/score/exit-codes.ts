@@ -7,15 +7,57 @@ import { constants } from 'node:os';
 export const EXIT_SUCCESS = 0;
 /** Nothing published: the input could not be read, the outputs not written, the scorer not started… */
 export const EXIT_FAILURE = 1;
-/** Every row is in the scored or the rejects file, and the reject rate is within --max-reject-rate. */
+/** Every row is in the scored or the rejects file, and the reject rate is within --max-reject-rate (or its default). */
 export const EXIT_REJECTS = 3;
-/** Outputs published, but more rows were rejected than --max-reject-rate allows. */
+/** Outputs published, but more rows were rejected than --max-reject-rate (or its default) allows. */
 export const EXIT_REJECT_RATE_EXCEEDED = 4;
 /**
  * Outputs published, but the index's PSI against `--reference` is above `--max-psi`: tonight's population
  * or scores have moved from the reference run's (`outlay score` and `outlay merge`).
  */
 export const EXIT_PSI_EXCEEDED = 5;
+
+/**
+ * The reject rate above which a run exits 4 when `--max-reject-rate` is not given: more than half the rows
+ * rejected (every row, in the usual case) means the file was read wrongly as a whole (a wrong delimiter or
+ * encoding, another system's export), not that a few records are bad, and such a run is no success.
+ */
+export const DEFAULT_MAX_REJECT_RATE = 0.5;
+
+/** `--max-reject-rate` (of `outlay score` and `outlay merge`) checked: a fraction from 0 to 1, or not given. */
+export function checkMaxRejectRate(value: number | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!(value >= 0 && value <= 1))
+    throw new Error(`--max-reject-rate must be a fraction from 0 to 1, got ${value}`);
+  return value;
+}
+
+/** A run's counts, as the job and `outlay merge` both have them. */
+export interface RunCounts {
+  readonly rowsIn: number;
+  readonly rowsRejected: number;
+}
+
+/**
+ * How a run that published its outputs ends: 0 without rejects, 3 with rejects within `maxRejectRate`
+ * (default DEFAULT_MAX_REJECT_RATE), 4 above it. `outlay merge` applies it to the merged counts, so a
+ * sharded run ends as the single run would.
+ */
+export function publishedExitCode(
+  counts: RunCounts,
+  maxRejectRate: number = DEFAULT_MAX_REJECT_RATE,
+): { code: number; rejectRate: number } {
+  const rejectRate = counts.rowsIn === 0 ? 0 : counts.rowsRejected / counts.rowsIn;
+  if (counts.rowsRejected === 0) return { code: EXIT_SUCCESS, rejectRate };
+  return { code: rejectRate <= maxRejectRate ? EXIT_REJECTS : EXIT_REJECT_RATE_EXCEEDED, rejectRate };
+}
+
+/**
+ * A run's exit code from its rejects' code and the comparison's (null: no `--max-psi` breach): a reject
+ * rate above its limit outranks a PSI above its own, rejects being a problem of the data itself.
+ */
+export const combinedExitCode = (rejects: number, psi: number | null): number =>
+  rejects === EXIT_REJECT_RATE_EXCEEDED ? rejects : (psi ?? rejects);
 
 /**
  * `--scored -`: standard output was closed by its reader before the stream ended (`… | head`), 128 + 13 as a

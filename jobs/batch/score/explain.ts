@@ -9,21 +9,29 @@ import type { ValidRequest } from '../../../src/contract/validate.js';
 import { expenseFlags } from '../../../src/engine/benchmark.js';
 import { fairLendingRequest } from '../../../src/engine/fair-lending.js';
 import { type ScoreParts, statedByIndex } from '../../../src/engine/index-score.js';
-import { type ScoreColumns, scoreColumns } from '../../../src/engine/score-details.js';
+import { geoFlags, type ScoreColumns, scoreColumns } from '../../../src/engine/score-details.js';
 import type { ScoreReference } from '../../../src/engine/score-reference.js';
 import type { HouseholdFigures, LocalEngine } from '../../../src/engine/types.js';
-import type { WrittenFigures } from './encode.js';
 import type { ScoringOptions } from './layout.js';
+import { type LendingValues, localLending } from './lending.js';
 
 /** What the explanation columns write of one household (EXPLANATION_COLUMNS order, `expense_flags` last). */
+/** What the scored files write of a household: its figures but the model's unrounded amounts. */
+export type WrittenFigures = Omit<HouseholdFigures, 'modeled'>;
+
 export interface ExplanationValues extends ScoreColumns {
-  /** The expense flags as `CODE:category` (`CODE` alone for a total), joined by `;`, empty when none. */
+  /**
+   * The expense flags as `CODE:category` (`CODE` alone for a total), then the ZIP flag of a place scored
+   * with less than local detail, joined by `;`, empty when none.
+   */
   readonly expense_flags: string;
 }
 
 export interface ExplainedFigures {
   readonly figures: WrittenFigures;
   readonly explanation: ExplanationValues;
+  /** Lender mode, for a row with a loan; null without one. */
+  readonly lending: LendingValues | null;
 }
 
 /**
@@ -64,6 +72,7 @@ export function explainedFigures(
   request: ValidRequest,
   scoring: ScoringOptions,
   scoreValues: Float64Array,
+  payment: number | null = null,
 ): ExplainedFigures {
   const { basis, profile } = scoring;
   const scored = profile === 'fair-lending' ? fairLendingRequest(request) : request;
@@ -78,10 +87,16 @@ export function explainedFigures(
     savings_index: columns.savings_index,
     outlay_percentile: columns.outlay_percentile,
     reason_codes: columns.reason_codes,
-    expense_flags: flagText(expenseFlags(parts, benchmarks, stated)),
+    expense_flags: flagText([
+      ...expenseFlags(parts, benchmarks, stated),
+      ...geoFlags(figures.geography.level),
+    ]),
   };
-  if (profile === 'standard') return { figures, explanation };
+  // Before the fair-lending profile's second evaluation, which overwrites the peers `parts` reads.
+  const lending =
+    payment === null ? null : localLending(parts, figures.scoreValues[0]!, payment, basis, benchmarks);
+  if (profile === 'standard') return { figures, explanation, lending };
   scoreValues.set(figures.scoreValues);
   const { budget, model, geography } = engine.householdFiguresOf(request);
-  return { figures: { budget, model, geography, scoreValues }, explanation };
+  return { figures: { budget, model, geography, scoreValues }, explanation, lending };
 }

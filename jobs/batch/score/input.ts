@@ -2,6 +2,7 @@
  * The job's input: its format, read from the file name (or `--input-format` for standard input), the
  * column map, and the source of its batches.
  */
+import { access, constants } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { type ColumnMap, DEFAULT_COLUMN_MAP, loadColumnMap } from '../io/column-mapping.js';
 import { type CsvOptions, openCsvSource } from '../io/csv-source.js';
@@ -60,8 +61,23 @@ export async function openInput(
   batchRows: number,
   part?: InputPart,
 ): Promise<JobInput> {
+  if (input !== '-') await checkReadable(input);
   const map = mapFile === undefined ? DEFAULT_COLUMN_MAP : await loadColumnMap(mapFile);
   return { source: await openSource(input, options, batchRows, part), map };
+}
+
+/** Stops the job with one line naming the input when it is missing or unreadable. */
+async function checkReadable(input: string): Promise<void> {
+  try {
+    await access(input, constants.R_OK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new Error(
+      code === 'ENOENT'
+        ? `input file ${input} does not exist`
+        : `input file ${input} cannot be read (${code ?? String(error)})`,
+    );
+  }
 }
 
 /** The input's source; with `part`, of that shard's rows only. */

@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import { type ColumnMap, planRequest } from '../io/column-mapping.js';
 import type { CsvOptions } from '../io/csv-source.js';
 import type { InputSource, SourceBatch } from '../io/input-source.js';
+import { planLoan } from '../io/loan-columns.js';
 import { type Comparison, compareSummaries } from '../report/comparison.js';
 import { type Summary, SummaryBuilder, type SummaryMeta } from '../report/summary.js';
 import { fingerprintOf, matchingCheckpoint, removeCheckpoint } from './checkpoint.js';
@@ -64,6 +65,10 @@ export interface ScoreJobOptions {
   readonly shard: Shard | null;
   readonly groupBy: readonly string[];
   readonly mapFile: string | undefined;
+  /** `--pass-through`: columns kept unused although their names are near a field. */
+  readonly passThrough?: readonly string[];
+  /** `--loan-rate`: every row's loan rate, for a file with loan amounts and terms but no rate column. */
+  readonly loanRate?: string | undefined;
   readonly resume: boolean;
   readonly progressBar: boolean;
   readonly batchRows: number;
@@ -158,9 +163,10 @@ export async function runScoreJob(options: ScoreJobOptions): Promise<ScoreJobRes
     options.batchRows,
     part,
   );
+  const withPassThrough = { ...map, passThrough: options.passThrough ?? [] };
   const name = outputNameOf(options.input);
   const paths = outputPathsOf(options.outDir, name, format, options.compress);
-  const run: Run = { options, startedAt, name, paths, source, map, digest };
+  const run: Run = { options, startedAt, name, paths, source, map: withPassThrough, digest };
   try {
     await mkdir(options.outDir, { recursive: true });
     run.lock = await lockOutputs(options.outDir, name, options.logger);
@@ -202,9 +208,10 @@ function refuseImpossibleOptions(options: ScoreJobOptions, format: FileFormat): 
 
 async function scoreAndPublish(run: Run, format: FileFormat): Promise<ScoreJobResult> {
   const { options, source, name } = run;
-  const summary = new SummaryBuilder({ groupBy: options.groupBy });
-  // The builder's columns, without repeats: the encoder's group columns must be in its order.
   const plan = planRequest(source.header, source.kinds, run.map);
+  const loan = planLoan(source.header, run.map, options.loanRate);
+  const summary = new SummaryBuilder({ groupBy: options.groupBy, lending: loan !== null });
+  // The builder's columns, without repeats: the encoder's group columns must be in its order.
   const layout = makeLayout(
     source.header,
     plan,
@@ -212,17 +219,18 @@ async function scoreAndPublish(run: Run, format: FileFormat): Promise<ScoreJobRe
     options.scoreKey,
     summary.groupBy,
     options.scoring,
+    loan,
   );
   const scored = await scoreAll(run, layout, summary, format);
   const inputSha256 = await run.digest;
   let comparison: Comparison | undefined;
   const report = await stageOutputs(run.outputs!, options.outDir, name, () => {
-    const finished = summary.finish(summaryMeta(run, scored, inputSha256));
+    const finished = summary.finish({ ...summaryMeta(run, scored, inputSha256), columns: [...plan.columns] });
     if (options.reference === undefined) return finished;
     comparison = compareSummaries(finished, options.reference);
     return { ...finished, comparison };
   });
-  await publishOutputs(run.outputs!, report, run.paths.checkpoint);
+  await publishOutputs(run.outputs!, report, run.paths.checkpoint, run.lock!);
   return { ...resultOf(run, scored, report), comparison };
 }
 

@@ -7,6 +7,7 @@ import { CATEGORIES } from '../../../src/contract/categories.js';
 import type { Basis } from '../../../src/contract/schemas.js';
 import type { ScoreProfile } from '../../../src/engine/score-details.js';
 import type { RequestPlan } from '../io/column-mapping.js';
+import type { LoanPlan } from '../io/loan-columns.js';
 
 export const SCORE_COLUMNS = ['predicted_saving_ability', 'outlay_score', 'savings_score'] as const;
 export const GEO_COLUMNS = ['geo_level', 'state', 'cbsa'] as const;
@@ -29,6 +30,20 @@ export const EXPLANATION_COLUMNS = [
   'outlay_percentile',
   'reason_codes',
   'expense_flags',
+] as const;
+
+/**
+ * Lender mode of a row with a loan (docs/scores.md, "Lender mode"), after the explanation and only when the
+ * input gives loans: the monthly payment read or derived (amount, term, rate), the surplus after it
+ * stressed, the lending index and score, and the lending index's reason codes joined by `;`. Empty for a
+ * row without a loan.
+ */
+export const LENDING_COLUMNS = [
+  'loan_payment',
+  'lending_surplus',
+  'lending_index',
+  'lending_score',
+  'lending_reason_codes',
 ] as const;
 
 export const REJECT_ROW_COLUMN = 'row_number';
@@ -59,6 +74,10 @@ export interface OutputLayout {
    */
   readonly rowNumberColumn: string;
   readonly scoring: ScoringOptions;
+  /** The input's loan columns, null when it has none (then no lending columns are written). */
+  readonly loan: LoanPlan | null;
+  /** LENDING_COLUMNS as the scored file names them, empty without loans. */
+  readonly lendingColumns: readonly string[];
 }
 
 /** How the job computes the score (`--basis`, `--score-profile`; docs/scores.md). */
@@ -76,6 +95,7 @@ export function makeLayout(
   scoreKey: string,
   groupBy: readonly string[],
   scoring: ScoringOptions = DEFAULT_SCORING,
+  loan: LoanPlan | null = null,
 ): OutputLayout {
   const derived = new Set(DERIVED_COLUMNS);
   const clash = header.find((name) => derived.has(name));
@@ -91,7 +111,23 @@ export function makeLayout(
   });
   const explanationColumns = EXPLANATION_COLUMNS.map((name) => unusedName(name, header));
   const rowNumberColumn = unusedName(REJECT_ROW_COLUMN, header);
-  return { header, plan, format, scoreKey, groups, explanationColumns, rowNumberColumn, scoring };
+  if (loan !== null && format !== 'csv')
+    throw new Error(
+      'the input gives loans, whose lending columns are written to CSV output: give --format csv',
+    );
+  const lendingColumns = loan === null ? [] : LENDING_COLUMNS.map((name) => unusedName(name, header));
+  return {
+    header,
+    plan,
+    format,
+    scoreKey,
+    groups,
+    explanationColumns,
+    rowNumberColumn,
+    scoring,
+    loan,
+    lendingColumns,
+  };
 }
 
 /**
@@ -103,6 +139,7 @@ export const scoredHeader = (layout: OutputLayout): string[] => [
   ...layout.header,
   ...DERIVED_COLUMNS,
   ...layout.explanationColumns,
+  ...layout.lendingColumns,
 ];
 /**
  * The rejects file's columns: the row number, the input's columns, the reason. When the input already has

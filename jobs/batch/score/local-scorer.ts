@@ -8,7 +8,8 @@ import { BatchEncoder, type EncodedBatch, type RowOutcome } from './encode.js';
 import { explainedFigures, referenceOf } from './explain.js';
 import type { OutputLayout } from './layout.js';
 import type { BatchScorer } from './scorer.js';
-import { prepareRow, type WorkBatch } from './work.js';
+import { prepareRow, type RowLoan, rowLoan, type WorkBatch } from './work.js';
+import { unknownPrefix, zip3Errors, zip3Of, zip3Request } from './zip3.js';
 
 /**
  * A scorer's engine with its batch requests, read and checked column by column. A row the fast path
@@ -37,29 +38,38 @@ export class LocalScoring {
     requests.load(cells, count, layout.header.length);
     for (let i = 0; i < count; i++) {
       const valid = requests.validated(i);
-      if (valid !== undefined) {
-        const { figures, explanation } = this.explained(valid);
-        encoder.addScored(i, figures, explanation, valid.demographics);
-      } else encoder.add(i, this.scoreRow(cells, i));
+      const loan = rowLoan(layout, cells, i);
+      if (valid !== undefined && loan.ok && this.engine.refusalOf(valid) === undefined) {
+        const { figures, explanation, lending } = this.explained(valid, loan.payment);
+        encoder.addScored(i, figures, explanation, valid.demographics, lending);
+      } else encoder.add(i, this.scoreRow(cells, i, loan));
     }
     return encoder.finish();
   }
 
-  private explained(request: ValidRequest) {
-    return explainedFigures(this.engine, this.reference, request, this.layout.scoring, this.scoreValues);
+  private explained(request: ValidRequest, payment: number | null) {
+    const { engine, reference, layout, scoreValues } = this;
+    return explainedFigures(engine, reference, request, layout.scoring, scoreValues, payment);
   }
 
-  private scoreRow(cells: CellGrid, index: number): RowOutcome {
+  private scoreRow(cells: CellGrid, index: number, loan: RowLoan): RowOutcome {
     const row = prepareRow(this.layout, cells, index);
     if (!row.ok) return row;
-    const request = checkRequest(row.body);
-    if (request === undefined) {
+    const loanErrors = loan.ok ? [] : loan.errors;
+    const { zip } = row.body.demographics;
+    const checked = checkRequest(row.body);
+    const request = checked ?? zip3Request(row.body);
+    if (request === undefined || (checked !== undefined && this.engine.refusalOf(checked) !== undefined)) {
       const result = this.engine.householdFigures(row.body);
-      if (result.ok) throw new Error('a row failed the schema check once and passed it once');
-      return { ok: false, errors: result.error.errors };
+      if (result.ok) throw new Error('a row the engine refused once was accepted once');
+      return { ok: false, errors: [...zip3Errors(result.error.errors, zip), ...loanErrors] };
     }
-    const { figures, explanation } = this.explained(request);
-    return { ok: true, value: figures, explanation, demographics: row.body.demographics };
+    if (!loan.ok) return { ok: false, errors: loanErrors };
+    const { figures, explanation, lending } = this.explained(request, loan.payment);
+    const prefix = zip3Of(zip);
+    if (prefix !== undefined && figures.geography.level === 'national')
+      return { ok: false, errors: [unknownPrefix(prefix)] };
+    return { ok: true, value: figures, explanation, demographics: row.body.demographics, lending };
   }
 }
 

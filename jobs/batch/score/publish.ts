@@ -6,6 +6,7 @@ import { publishTogether } from '../io/output-file.js';
 import type { Summary } from '../report/summary.js';
 import { stageSummaryAndReport } from '../report/write.js';
 import { removeCheckpoint } from './checkpoint.js';
+import type { OutputLock } from './lock.js';
 import type { JobOutputs } from './outputs.js';
 
 export type StagedReport = Awaited<ReturnType<typeof stageSummaryAndReport>>;
@@ -28,14 +29,23 @@ export async function stageOutputs(
 }
 
 /**
- * Everything is durable under temporary names before anything is published. The checkpoint goes first: a
- * kill between it and the renames only costs a fresh run, never a wrong resume.
+ * Everything is durable under temporary names before anything is published. The lock is confirmed first:
+ * a run that lost it (paused while another took it over) publishes nothing and leaves the other run's
+ * checkpoint alone. The checkpoint goes next: a kill between it and the renames only costs a fresh run,
+ * never a wrong resume.
  */
 export async function publishOutputs(
   outputs: JobOutputs,
   report: StagedReport,
   checkpointPath: string,
+  lock: OutputLock,
 ): Promise<void> {
+  try {
+    await lock.confirm();
+  } catch (error) {
+    await Promise.all(report.files.map((file) => file.discard()));
+    throw error;
+  }
   await removeCheckpoint(checkpointPath);
   const scored = outputs.scored.file === null ? [] : [outputs.scored.file];
   await publishTogether([...scored, outputs.rejects, ...report.files]);

@@ -10,10 +10,19 @@ import type { RemoteExplanation } from '../../../src/remote/evaluate-answer.js';
 import { BatchEncoder, type EncodedBatch, type RowOutcome } from './encode.js';
 import type { ExplanationValues } from './explain.js';
 import type { OutputLayout } from './layout.js';
+import { remoteLending } from './lending.js';
 import type { BatchScorer } from './scorer.js';
-import { type PreparedRow, prepareRow, type WorkBatch } from './work.js';
+import { type PreparedRow, prepareRow, rowLoan, type WorkBatch } from './work.js';
+import { REMOTE_ZIP3, zip3Of } from './zip3.js';
 
 type RequestBody = Extract<PreparedRow, { ok: true }>['body'];
+
+/** A row to send: its body and its loan's monthly payment (null without one). */
+interface SentRow {
+  readonly ok: true;
+  readonly body: RequestBody;
+  readonly payment: number | null;
+}
 
 /**
  * Batches in flight against the evaluate endpoint. With two, the job and its server took turns more than
@@ -72,10 +81,8 @@ export class RemoteScorer implements BatchScorer {
     const finished: (RowOutcome | undefined)[] = new Array(batch.rowNumbers.length);
     let encoded = 0;
     await pLimit(this.concurrency).map(batch.rowNumbers, async (_rowNumber, index) => {
-      const row = prepareRow(this.layout, batch.cells, index);
-      finished[index] = row.ok
-        ? this.rowOutcome(row.body, await this.client.household(this.sentBody(row.body)))
-        : row;
+      const row = this.prepared(batch, index);
+      finished[index] = row.ok ? this.rowOutcome(row, await this.client.household(this.sentBody(row))) : row;
       for (let outcome = finished[encoded]; outcome !== undefined; outcome = finished[encoded]) {
         finished[encoded] = undefined;
         encoder.add(encoded++, outcome);
@@ -86,18 +93,16 @@ export class RemoteScorer implements BatchScorer {
 
   /** The batch's valid rows in `concurrency` evaluate requests (fewer rows each than the server's limit). */
   private async scoreInBulk(batch: WorkBatch, maxHouseholds: number): Promise<EncodedBatch> {
-    const rows = Array.from(batch.rowNumbers, (_rowNumber, index) =>
-      prepareRow(this.layout, batch.cells, index),
-    );
+    const rows = Array.from(batch.rowNumbers, (_rowNumber, index) => this.prepared(batch, index));
     const sent = rows.flatMap((row, index) => (row.ok ? [index] : []));
     const perRequest = Math.min(maxHouseholds, Math.max(1, Math.ceil(sent.length / this.concurrency)));
     const answers: RemoteOutcome[] = new Array(rows.length);
     const requests: Promise<void>[] = [];
     for (let start = 0; start < sent.length; start += perRequest) {
       const indexes = sent.slice(start, start + perRequest);
-      const bodies = indexes.map((index) => this.sentBody((rows[index] as { body: RequestBody }).body));
+      const bodies = indexes.map((index) => this.sentBody(rows[index] as SentRow));
       requests.push(
-        this.client.households(bodies).then((outcomes) => {
+        this.client.households(bodies, this.layout.loan === null).then((outcomes) => {
           indexes.forEach((index, k) => {
             answers[index] = outcomes[k]!;
           });
@@ -107,7 +112,7 @@ export class RemoteScorer implements BatchScorer {
     await Promise.all(requests);
     const encoder = new BatchEncoder(this.layout, batch.seq, batch.cells, batch.rowNumbers);
     rows.forEach((row, index) => {
-      encoder.add(index, row.ok ? this.rowOutcome(row.body, answers[index]!) : row);
+      encoder.add(index, row.ok ? this.rowOutcome(row, answers[index]!) : row);
     });
     return encoder.finish();
   }
@@ -116,11 +121,12 @@ export class RemoteScorer implements BatchScorer {
    * A row's outcome from the server's. The score texts passed the contract's schema (src/remote), whose
    * patterns admit exactly the texts `scoreTexts` writes, so their numbers format back to them.
    */
-  private rowOutcome(body: RequestBody, outcome: RemoteOutcome): RowOutcome {
+  private rowOutcome({ body, payment }: SentRow, outcome: RemoteOutcome): RowOutcome {
     if (!outcome.ok) return outcome;
     const { demographics } = body;
     const { budget, model, scoreValues, explanation } = outcome.value;
     return {
+      lending: payment === null ? null : remoteLending(payment, explanation.lending),
       ok: true,
       value: {
         budget,
@@ -133,10 +139,20 @@ export class RemoteScorer implements BatchScorer {
     };
   }
 
-  /** The body sent for a row: with the job's basis when it is not the default. */
-  private sentBody(body: RequestBody): object {
+  /** A row's body and loan, or why it is rejected (its cells, else its loan's). */
+  private prepared(batch: WorkBatch, index: number): SentRow | Extract<RowOutcome, { ok: false }> {
+    const row = prepareRow(this.layout, batch.cells, index);
+    if (!row.ok) return row;
+    if (zip3Of(row.body.demographics.zip) !== undefined) return { ok: false, errors: [REMOTE_ZIP3] };
+    const loan = rowLoan(this.layout, batch.cells, index);
+    return loan.ok ? { ok: true, body: row.body, payment: loan.payment } : loan;
+  }
+
+  /** The body sent for a row: with its loan, and the job's basis when it is not the default. */
+  private sentBody({ body, payment }: SentRow): object {
     const { basis } = this.layout.scoring;
-    return basis === 'stated' ? body : { ...body, options: { basis } };
+    const withLoan = payment === null ? body : { ...body, loan: { monthly_payment: payment } };
+    return basis === 'stated' ? withLoan : { ...withLoan, options: { basis } };
   }
 
   /**

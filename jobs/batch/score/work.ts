@@ -4,6 +4,7 @@
  */
 import type { ErrorItem } from '../../../src/contract/schemas.js';
 import { type CellGrid, cellAt } from '../io/input-source.js';
+import { type RowLoan, readLoan } from '../io/loan-columns.js';
 import { buildRequest, rowErrors } from '../io/row-request.js';
 import type { OutputLayout } from './layout.js';
 
@@ -41,3 +42,11 @@ export function prepareRow(layout: OutputLayout, cells: CellGrid, index: number)
     ? { ok: true, body: request.body }
     : { ok: false, errors: rowErrors(request) };
 }
+
+export type { RowLoan } from '../io/loan-columns.js';
+
+const NO_LOAN_COLUMNS: RowLoan = { ok: true, payment: null };
+
+/** A row's loan (io/loan-columns.ts); no loan when the input has no loan columns. */
+export const rowLoan = (layout: OutputLayout, cells: CellGrid, index: number): RowLoan =>
+  layout.loan === null ? NO_LOAN_COLUMNS : readLoan(layout.loan, (column) => cellAt(cells, index, column));

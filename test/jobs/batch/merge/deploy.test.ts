@@ -85,7 +85,8 @@ describe('Kubernetes manifests', () => {
 
 /**
  * A stand-in `outlay` that logs its arguments and, for `score`, writes the shard summary and exits
- * FAKE_SCORE_EXIT; with FAKE_SCORE_PID it records its pid and waits for SIGTERM, then exits 143.
+ * FAKE_SCORE_EXIT; with FAKE_SCORE_PID it records its pid and waits for SIGTERM, then exits 143; `merge`
+ * exits FAKE_MERGE_EXIT.
  */
 const FAKE_OUTLAY = `#!/bin/sh
 echo "$*" >> "$FAKE_LOG"
@@ -98,6 +99,7 @@ if [ "$1" = score ]; then
   mkdir -p "$4" && echo '{}' > "$4/households.summary.json"
   exit "\${FAKE_SCORE_EXIT:-0}"
 fi
+exit "\${FAKE_MERGE_EXIT:-0}"
 `;
 
 async function until(path: string): Promise<void> {
@@ -200,7 +202,7 @@ describe('deploy/run-merge.sh', () => {
     dir = made;
   });
 
-  const runMerge = (extra: Record<string, string> = {}) =>
+  const runMerge = (env: Record<string, string> = {}) =>
     spawnSync('sh', [RUN_MERGE], {
       encoding: 'utf8',
       timeout: 120_000,
@@ -210,7 +212,7 @@ describe('deploy/run-merge.sh', () => {
         OUTLAY_INPUT: '/in/households.csv',
         OUTLAY_RUN_DIR: join(dir, 'run'),
         OUTLAY_SHARDS: '2',
-        ...extra,
+        ...env,
       },
     });
   const summary = async (shard: number) => {
@@ -223,7 +225,22 @@ describe('deploy/run-merge.sh', () => {
     await summary(1);
     expect(runMerge().status).toBe(0);
     expect((await readFile(join(dir, 'calls.log'), 'utf8')).trim()).toBe(
-      `merge ${dir}/run/shard-1/households.summary.json ${dir}/run/shard-2/households.summary.json --rows --out ${dir}/run/merged --name households`,
+      `merge ${dir}/run/shard-1/households.summary.json ${dir}/run/shard-2/households.summary.json --rows --out ${dir}/run/merged --name households --max-reject-rate 0.05`,
+    );
+  });
+
+  it('merge exit 3 (rejects within OUTLAY_MAX_REJECT_RATE) → 0 for the scheduler; 4 and 1 pass through', async () => {
+    await summary(1);
+    await summary(2);
+    for (const [code, status] of [
+      ['3', 0],
+      ['4', 4],
+      ['1', 1],
+    ] as const) {
+      expect(runMerge({ FAKE_MERGE_EXIT: code, OUTLAY_MAX_REJECT_RATE: '0.2' }).status).toBe(status);
+    }
+    expect((await readFile(join(dir, 'calls.log'), 'utf8')).trim().split('\n')[0]).toContain(
+      '--max-reject-rate 0.2',
     );
   });
 
@@ -234,7 +251,7 @@ describe('deploy/run-merge.sh', () => {
       runMerge({ OUTLAY_REFERENCE: '/ref/households.summary.json', OUTLAY_MAX_PSI: '0.25' }).status,
     ).toBe(0);
     expect((await readFile(join(dir, 'calls.log'), 'utf8')).trim()).toBe(
-      `merge ${dir}/run/shard-1/households.summary.json ${dir}/run/shard-2/households.summary.json --reference /ref/households.summary.json --max-psi 0.25 --rows --out ${dir}/run/merged --name households`,
+      `merge ${dir}/run/shard-1/households.summary.json ${dir}/run/shard-2/households.summary.json --reference /ref/households.summary.json --max-psi 0.25 --rows --out ${dir}/run/merged --name households --max-reject-rate 0.05`,
     );
   });
 
