@@ -50,7 +50,7 @@ const logFields = (comparison: Comparison) => ({
 });
 
 /**
- * Logs the comparison (warnings apart, one line each) and returns EXIT_PSI_EXCEEDED when the index's PSI
+ * Logs the comparison (its warnings apart, one line each) and returns EXIT_PSI_EXCEEDED when the index's PSI
  * is above `maxPsi`, else null.
  */
 export function judgeComparison(
@@ -60,7 +60,9 @@ export function judgeComparison(
 ): number | null {
   if (comparison === undefined) return null;
   for (const warning of comparison.warnings) logger.warn({ reference: comparison.reference.input }, warning);
-  logger.info(logFields(comparison), 'compared with the reference run');
+  // A warning when a field has shifted, so that a run logging warnings only still shows it.
+  const shifted = comparison.psi.some((field) => field.reading === 'shifted');
+  logger[shifted ? 'warn' : 'info'](logFields(comparison), 'compared with the reference run');
   const psi = indexPsi(comparison);
   if (maxPsi === undefined || psi === null || psi <= maxPsi) return null;
   logger.error(

@@ -19,6 +19,8 @@ export const COMPARISON_STYLE = `
 .psi-bar .fill { position: absolute; left: 0; top: 0; bottom: 0; background: #2e6da4; }
 .psi-bar .mark { position: absolute; top: -3px; bottom: -3px; width: 1px; background: #1f2937; }
 td.moved { text-align: left; }
+#comparison-body td { white-space: nowrap; }
+#comparison-body tbody th { font-weight: normal; }
 `;
 
 const percentOf = (psi: number) => `${(Math.min(psi, BAR_MAX_PSI) / BAR_MAX_PSI) * 100}%`;
@@ -44,6 +46,7 @@ function mostMoved(field: FieldStability): string {
     to: shareOf(bin.current, currentTotal),
   }));
   const top = moves.reduce((a, b) => (Math.abs(b.to - b.from) > Math.abs(a.to - a.from) ? b : a));
+  if (top.to === top.from) return '–';
   return `${escapeHtml(top.label)}: ${formatShare(top.from)} → ${formatShare(top.to)}`;
 }
 
@@ -105,7 +108,7 @@ export function comparisonSection(comparison: Comparison | undefined): string {
     .map((w) => `<p class="warning" role="alert">${escapeHtml(w)}</p>`)
     .join('');
   const { reject_rate: rejects } = comparison;
-  return `<section aria-labelledby="comparison"><h2 id="comparison">Compared with the reference run</h2>
+  return `<section id="comparison-body" aria-labelledby="comparison"><h2 id="comparison">Compared with the reference run</h2>
 ${warnings}${referenceLine(comparison)}
 ${psiTable(comparison)}
 <p>Reject rate ${formatShare(rejects.reference)} → ${formatShare(rejects.current)} (${signedPoints(rejects.change)}).</p>

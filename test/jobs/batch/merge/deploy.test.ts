@@ -251,7 +251,7 @@ describe('deploy/run-merge.sh', () => {
       runMerge({ OUTLAY_REFERENCE: '/ref/households.summary.json', OUTLAY_MAX_PSI: '0.25' }).status,
     ).toBe(0);
     expect((await readFile(join(dir, 'calls.log'), 'utf8')).trim()).toBe(
-      `merge ${dir}/run/shard-1/households.summary.json ${dir}/run/shard-2/households.summary.json --reference /ref/households.summary.json --max-psi 0.25 --rows --out ${dir}/run/merged --name households`,
+      `merge ${dir}/run/shard-1/households.summary.json ${dir}/run/shard-2/households.summary.json --reference /ref/households.summary.json --max-psi 0.25 --rows --out ${dir}/run/merged --name households --max-reject-rate 0.05`,
     );
   });
 

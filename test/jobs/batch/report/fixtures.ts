@@ -68,3 +68,18 @@ export function summaryJsonReference(summary: Summary): string {
   };
   return `${JSON.stringify(json, null, 2).replace(/"\\u0000pair:(-?\d+),(\d+)"/g, '[$1, $2]')}\n`;
 }
+
+/** The fields a summary bins and a comparison lists, in order (docs/batch.md, "Comparing with a reference run"). */
+export const STABILITY_FIELD_NAMES = [
+  'take_home',
+  'gross_income',
+  'age',
+  'household_size',
+  'tenure',
+  'state',
+  'geo_level',
+  'index',
+  'percentile',
+  'score_band',
+  'psa',
+];

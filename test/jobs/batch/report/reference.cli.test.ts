@@ -11,6 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Comparison } from '../../../../jobs/batch/report/comparison-schema.js';
 import { EXIT_PSI_EXCEEDED, EXIT_REJECTS } from '../../../../jobs/batch/score/exit-codes.js';
 import { runCli, tempDir } from '../score/helpers.js';
+import { STABILITY_FIELD_NAMES } from './fixtures.js';
 
 const ROWS = 2_000;
 const BAD_ROWS = 10;
@@ -77,19 +78,7 @@ describe('outlay score --reference (CLI, shipped model, 2,000 rows)', () => {
     const run = await score(seed1, 'self', '--reference', reference, '--max-psi', '0');
     expect(run.code).toBe(EXIT_REJECTS);
     const comparison = await comparisonIn('self', 'households');
-    expect(comparison.psi.map((field) => field.field)).toEqual([
-      'take_home',
-      'gross_income',
-      'age',
-      'household_size',
-      'tenure',
-      'state',
-      'geo_level',
-      'index',
-      'percentile',
-      'score_band',
-      'psa',
-    ]);
+    expect(comparison.psi.map((field) => field.field)).toEqual(STABILITY_FIELD_NAMES);
     for (const field of comparison.psi)
       expect([field.field, field.psi, field.reading]).toEqual([field.field, 0, 'stable']);
     expect(comparison.warnings).toEqual([]);
