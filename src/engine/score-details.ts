@@ -6,7 +6,14 @@
 import { BASES, type Basis, type LoanRequest } from '../contract/schemas.js';
 import type { GeoLevel } from '../geo/types.js';
 import Type, { type Static } from '../vendor/typebox.js';
-import { expenseFlags, heldToBenchmarks, incomeFlags, type PeerBenchmarks } from './benchmark.js';
+import {
+  expenseFlags,
+  FLAG_CODES,
+  heldToBenchmarks,
+  incomeFlags,
+  type PeerBenchmarks,
+  rentFreeFlags,
+} from './benchmark.js';
 import {
   clampedScore,
   indicesOf,
@@ -30,7 +37,7 @@ const ReasonItem = Type.Object({ code: Type.String(), text: Type.String() }, { a
 
 const FlagItem = Type.Object(
   {
-    code: Type.Enum(['BELOW_PEERS', 'BASICS_TOTAL_BELOW_PEERS', 'GROSS_BELOW_TAKE_HOME'], { type: 'string' }),
+    code: Type.Enum(FLAG_CODES, { type: 'string' }),
     category: Type.Union([Type.String(), Type.Null()]),
     stated: Type.Integer(),
     benchmark: Type.Integer(),
@@ -179,7 +186,11 @@ export function scoreDetails(input: DetailsInput): ScoreDetails {
     percentile,
     reasons: reasonItems(scoreReasons(onBasis)),
     savings_reasons: reasonItems(savingsReasons(onBasis)),
-    flags: [...incomeFlags(parts.netIncome, input.grossIncome), ...expenseFlags(parts, benchmarks)],
+    flags: [
+      ...incomeFlags(parts.netIncome, input.grossIncome),
+      ...expenseFlags(parts, benchmarks),
+      ...rentFreeFlags(parts, benchmarks),
+    ],
     geo_level: input.geoLevel,
     model_version: input.modelVersion,
   };
