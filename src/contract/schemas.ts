@@ -115,6 +115,7 @@ export const ScoreOptions = Type.Object(
           '(`mortgage_and_rent`) is then stated at 0 on every basis, exempt from its benchmark, and the ' +
           'explained score flags it (RENT_FREE). Never inferred from a stated 0. Refused beside a ' +
           '`mortgage_and_rent` above 0 or in `grouped_inputs`.',
+        examples: [true],
       }),
     ),
   },

@@ -25,6 +25,7 @@ import {
 import { lendingOf } from './lending.js';
 import { lendingReasons, type Reason, savingsReasons, scoreReasonCodes, scoreReasons } from './reasons.js';
 import { percentileOf, type ScoreReference } from './score-reference.js';
+import { scoreTerms, TermItem } from './terms.js';
 
 /**
  * The score profiles: `standard` scores the profile as sent; `fair-lending` scores it without age and
@@ -70,6 +71,11 @@ export const ScoreDetails = Type.Object(
     }),
     reasons: Type.Array(ReasonItem, { maxItems: 4 }),
     savings_reasons: Type.Array(ReasonItem, { maxItems: 4 }),
+    terms: Type.Array(TermItem, {
+      description:
+        'Every term of the index decomposition on this basis (docs/scores.md), dollars a year, signed: they ' +
+        'sum to 12 × PSA before its rounding.',
+    }),
     flags: Type.Array(FlagItem),
     geo_level: Type.Enum(['zip', 'zip3', 'state', 'national'], { type: 'string' }),
     model_version: Type.String(),
@@ -186,6 +192,7 @@ export function scoreDetails(input: DetailsInput): ScoreDetails {
     percentile,
     reasons: reasonItems(scoreReasons(onBasis)),
     savings_reasons: reasonItems(savingsReasons(onBasis)),
+    terms: scoreTerms(onBasis),
     flags: [
       ...incomeFlags(parts.netIncome, input.grossIncome),
       ...expenseFlags(parts, benchmarks),
