@@ -7,7 +7,7 @@ import { createWriteStream } from 'node:fs';
 import { open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { ParquetBatchWriter } from '../src/io/parquet-writer.js';
+import { ParquetBatchWriter } from '../jobs/batch/io/parquet-writer.js';
 import { RecordBatchReader } from '../src/vendor/apache-arrow.js';
 import { parseBenchArgs } from './lib/args.js';
 import { MB, megabytes, ratio, seconds } from './lib/format.js';

@@ -4,7 +4,11 @@
 # shards' summaries, scored and rejects files in $OUTLAY_RUN_DIR/shard-1 … shard-N into $OUTLAY_RUN_DIR/merged
 # (`outlay merge --rows`: the single run's files), and
 # fails with a message naming the first shard without a summary rather than wait for it: a summary
-# appears (atomically) only when its shard has finished. Same variables as outlay-run-shard.
+# appears (atomically) only when its shard has finished. Same variables as outlay-run-shard, including
+# OUTLAY_MAX_REJECT_RATE, and two optional ones: OUTLAY_REFERENCE, a previous run's summary.json to compare
+# the merged run with (in its summary, report and log), and OUTLAY_MAX_PSI, with which the merge exits 5
+# (files published) when the index's PSI against that reference is above it, for the scheduler to alert on
+# (docs/batch.md).
 set -eu
 
 : "${OUTLAY_INPUT:?set OUTLAY_INPUT to the input file the shards scored}"
@@ -24,4 +28,11 @@ while [ "$shard" -le "$OUTLAY_SHARDS" ]; do
   set -- "$@" "$summary"
   shard=$((shard + 1))
 done
-exec outlay merge "$@" --rows --out "$OUTLAY_RUN_DIR/merged" --name "$name"
+if [ -n "${OUTLAY_REFERENCE:-}" ]; then set -- "$@" --reference "$OUTLAY_REFERENCE"; fi
+if [ -n "${OUTLAY_MAX_PSI:-}" ]; then set -- "$@" --max-psi "$OUTLAY_MAX_PSI"; fi
+# The merge exits as the single run would: 3 (rejects within OUTLAY_MAX_REJECT_RATE, default 0.05, as
+# outlay-run-shard) is success and reaches the scheduler as 0; 4 (more rejected), 5 (PSI) and 1 pass through.
+status=0
+outlay merge "$@" --rows --out "$OUTLAY_RUN_DIR/merged" --name "$name" \
+  --max-reject-rate "${OUTLAY_MAX_REJECT_RATE:-0.05}" || status=$?
+if [ "$status" -ne 0 ] && [ "$status" -ne 3 ]; then exit "$status"; fi

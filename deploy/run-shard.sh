@@ -5,7 +5,9 @@
 # It only scores: the scheduler runs the merge (outlay-run-merge, deploy/run-merge.sh) as a step of its
 # own once every shard has finished.
 # Extra arguments go to `outlay score` (e.g. --group-by, --engine remote --api-url ...). Exits with the
-# job's exit code (docs/batch.md), 3 (finished with rejects within the rate) reported as 0.
+# job's exit code (docs/batch.md), 3 (finished with rejects within the rate) and 5 (a shard's index PSI
+# above --max-psi, its files published) reported as 0: the population check that counts is the merge's,
+# over the whole input (OUTLAY_REFERENCE, OUTLAY_MAX_PSI in run-merge.sh), and a retry would change nothing.
 set -eu
 
 : "${OUTLAY_INPUT:?set OUTLAY_INPUT to the input file (same path in every shard)}"
@@ -39,4 +41,4 @@ while [ -n "$signalled" ]; do
   wait "$job" || status=$?
 done
 trap - TERM INT
-if [ "$status" -ne 0 ] && [ "$status" -ne 3 ]; then exit "$status"; fi
+if [ "$status" -ne 0 ] && [ "$status" -ne 3 ] && [ "$status" -ne 5 ]; then exit "$status"; fi

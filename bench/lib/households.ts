@@ -3,10 +3,10 @@
  * (`outlay sample`) read through the job's own CSV source and row-to-request mapping.
  */
 
-import { DEFAULT_COLUMN_MAP, planRequest } from '../../src/io/column-mapping.js';
-import { openCsvSource } from '../../src/io/csv-source.js';
-import { cellAt } from '../../src/io/input-source.js';
-import { buildRequest } from '../../src/io/row-request.js';
+import { DEFAULT_COLUMN_MAP, planRequest } from '../../jobs/batch/io/column-mapping.js';
+import { openCsvSource } from '../../jobs/batch/io/csv-source.js';
+import { cellAt } from '../../jobs/batch/io/input-source.js';
+import { buildRequest } from '../../jobs/batch/io/row-request.js';
 
 export async function readRequestBodies(csvPath: string): Promise<unknown[]> {
   const source = await openCsvSource(csvPath, 10_000);

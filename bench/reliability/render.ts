@@ -310,7 +310,7 @@ const OVERNIGHT_SECTION = `
 ## 7. The overnight run: stops, overlaps, resumes, outages
 
 What a scheduled run does when the night brings trouble; each behaviour is a contract test through the real
-binary on real files (test/reliability/night-run.test.ts, test/jobs/merge/deploy.test.ts,
+binary on real files (test/reliability/night-run.test.ts, test/jobs/batch/merge/deploy.test.ts,
 test/remote/outage-cli.test.ts). docs/batch.md
 has the details.
 

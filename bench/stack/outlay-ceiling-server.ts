@@ -8,7 +8,7 @@
  *
  * Usage: node dist/bench/stack/outlay-ceiling-server.js <port> <keys file> <requests per minute per key>
  */
-import { openKeyStore } from '../../src/keys/key-store.js';
+import { openKeyStore } from '../../src/keys/open-key-store.js';
 import { loadEngine } from '../../src/runtime/load-engine.js';
 import { buildServer } from '../../src/server/build-server.js';
 import { DEFAULT_SERVER_CONFIG } from '../../src/server/config.js';

@@ -111,9 +111,20 @@ export interface BuildResult {
 }
 
 export function buildModel(options: BuildOptions): BuildResult {
-  const shared = join(options.ceDir, '..');
-  const source = new SourceReader(shared);
+  const source = new SourceReader(join(options.ceDir, '..'));
   const households = extractCeHouseholds(source, options.ceDir, join(options.dataDir, 'ce'));
+  return { ...fitArtifact(source, options, households), households };
+}
+
+/**
+ * Fit, calibration and artifact from extracted households: the build's own path after the extraction, also
+ * run by the validation on the training consumer units alone (validate-ranking.ts's true hold-out).
+ */
+export function fitArtifact(
+  source: SourceReader,
+  options: Omit<BuildOptions, 'dataDir'>,
+  households: Household[],
+): Omit<BuildResult, 'households'> {
   const logStatePrice = statePriceLookup(source, options.geoDir, households);
   const fitted = fitModel(households, logStatePrice);
   const targets = Object.fromEntries(
@@ -171,7 +182,6 @@ export function buildModel(options: BuildOptions): BuildResult {
         notes: buildNotes(fitted, stateEffects, metroSizeEffects, incomeScale),
       },
     },
-    households,
     targets,
   };
 }

@@ -15,15 +15,22 @@ export interface Separation {
   readonly ks: number;
 }
 
-/** Weighted AUC and KS of `scores` for `outcomes`; both groups must carry positive weight. */
+/** Row indexes in ascending score order (ties by row): what `separation` sweeps. */
+export const ascending = (scores: ArrayLike<number>): number[] =>
+  Array.from({ length: scores.length }, (_, i) => i).sort((a, b) => scores[a]! - scores[b]! || a - b);
+
+/**
+ * Weighted AUC and KS of `scores` for `outcomes`; both groups must carry positive weight. `order` is
+ * `ascending(scores)`, passed by a caller that reweights the same scores many times (the bootstrap).
+ */
 export function separation(
   scores: ArrayLike<number>,
   outcomes: ArrayLike<boolean>,
   weights: ArrayLike<number>,
+  order: readonly number[] = ascending(scores),
 ): Separation {
   const { positive, negative } = groupWeights(scores, outcomes, weights);
   const n = scores.length;
-  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => scores[a]! - scores[b]! || a - b);
   let pairs = 0;
   let positiveBelow = 0;
   let negativeBelow = 0;

@@ -39,7 +39,7 @@ import { SourceReader } from './sources.js';
 import { estimateStateEffects, readStateCodes } from './state-effects.js';
 import { localPricesTable, stateEffectsTable, surveyBiasTable } from './validate-geo.js';
 import { metroSizeSection } from './validate-metro-size.js';
-import { rankingTable } from './validate-ranking.js';
+import { type RankingInputs, rankingTable, trainingModel } from './validate-ranking.js';
 import { householdSizeTable } from './validate-size.js';
 
 export interface ValidateOptions {
@@ -55,7 +55,32 @@ const CALIBRATION_TOLERANCE = 0.03;
 const PROPERTY_PROFILES = 100_000;
 const REGION_NAMES = ['northeast', 'midwest', 'south', 'west'] as const;
 
-export function validateModel(options: ValidateOptions): Record<string, string> {
+/**
+ * The generated sections, each computed only when asked for (`only`: their names; all by default), so that
+ * one table can be regenerated without the others' cost.
+ */
+export function validateModel(options: ValidateOptions, only?: readonly string[]): Record<string, string> {
+  const sections = validationSections(options);
+  const names = only ?? Object.keys(sections);
+  const unknown = names.filter((name) => !(name in sections));
+  if (unknown.length > 0) {
+    throw new Error(
+      `no generated section ${unknown.join(', ')} (known: ${Object.keys(sections).join(', ')})`,
+    );
+  }
+  return Object.fromEntries(names.map((name) => [name, sections[name]!()]));
+}
+
+/** Evaluates `make` once, on first use. */
+function once<T>(make: () => T): () => T {
+  let value: { v: T } | undefined;
+  return () => {
+    value ??= { v: make() };
+    return value.v;
+  };
+}
+
+function validationSections(options: ValidateOptions): Record<string, () => string> {
   const source = new SourceReader(join(options.ceDir, '..'));
   const households = householdsFromCsv(readFileSync(join(options.dataDir, 'ce', HOUSEHOLDS_FILE)));
   const json = JSON.parse(readFileSync(join(options.dataDir, 'model', 'outlay-model.json'), 'utf8'));
@@ -63,14 +88,14 @@ export function validateModel(options: ValidateOptions): Record<string, string> 
   const notes = (json as ModelArtifact).build.notes;
   const rpp2023 = readStateRpp(source, options.geoDir, TARGET_YEAR);
   const stateCodes = readStateCodes(source, options.geoDir);
-  const population = calibrationPopulation(source, options.ceDir, households);
+  const population = once(() => calibrationPopulation(source, options.ceDir, households));
   const scale = incomeScaleToPriceYear(source, options.ceDir, options.cpiDir);
   const relatives = categoryPriceRelatives(source, options.cpiDir);
   const targets = (dimension: CutDimension) => readCutTargets(source, options.ceDir, dimension);
   const predictions = (givesHouseholdType: boolean) =>
     shippedPredictions(
       model,
-      population,
+      population(),
       scale,
       rpp2023,
       stateCodes,
@@ -81,39 +106,51 @@ export function validateModel(options: ValidateOptions): Record<string, string> 
   const allDimensions = Object.keys(CUT_NAMES) as CutDimension[];
   // The build's own fit, refitted here (the artifact keeps only the factors the estimates give).
   const logStatePrice = statePriceLookup(source, options.geoDir, households);
-  const fitted = fitModel(households, logStatePrice);
-  const base = SPENDING.map((category) => recordMeans(fitted, households, category));
+  const fitted = once(() => fitModel(households, logStatePrice));
+  const base = once(() => SPENDING.map((category) => recordMeans(fitted(), households, category)));
   return {
-    'build-notes': notes.map((note) => `- ${note}`).join('\n'),
-    'bls-2014': blsMeansTable(source, options.ceDir, households),
-    calibration: calibrationTable(population, predictions(true), allDimensions, targets),
-    'calibration-marginalised': calibrationTable(
-      population,
-      predictions(false),
-      allDimensions.filter((d) => d !== 'composition'),
-      targets,
-    ),
-    'out-of-sample': outOfSampleTable(households, logStatePrice),
-    properties: propertyTable(model, rpp2023),
-    'distribution-coverage': distributionCoverageTable(
-      { model, incomeScale: scale, rpp: rpp2023, stateCodes },
-      yearSample(households),
-    ),
-    'household-size': householdSizeTable(model),
-    examples: examplesTable(model, options.resolver),
-    'local-prices': localPricesTable(model, options.resolver),
-    'state-effects': stateEffectsSection(source, options.geoDir, households, stateCodes, base),
-    'metro-size': metroSizeSection({ households, base, logStatePrice, model, resolver: options.resolver }),
-    'survey-bias': surveyBiasTable(model, households, scale, rpp2023, stateCodes),
-    ranking: rankingTable({
-      model,
-      households,
-      payments: housingAndVehiclePayments(source, options.ceDir, readStubs(source, options.ceDir).interview),
-      incomeScale: scale,
-      rpp: rpp2023,
-      stateCodes,
-    }),
+    'build-notes': () => notes.map((note) => `- ${note}`).join('\n'),
+    'bls-2014': () => blsMeansTable(source, options.ceDir, households),
+    calibration: () => calibrationTable(population(), predictions(true), allDimensions, targets),
+    'calibration-marginalised': () =>
+      calibrationTable(
+        population(),
+        predictions(false),
+        allDimensions.filter((d) => d !== 'composition'),
+        targets,
+      ),
+    'out-of-sample': () => outOfSampleTable(households, logStatePrice),
+    properties: () => propertyTable(model, rpp2023),
+    'distribution-coverage': () =>
+      distributionCoverageTable(
+        { model, incomeScale: scale, rpp: rpp2023, stateCodes },
+        yearSample(households),
+      ),
+    'household-size': () => householdSizeTable(model),
+    examples: () => examplesTable(model, options.resolver),
+    'local-prices': () => localPricesTable(model, options.resolver),
+    'state-effects': () => stateEffectsSection(source, options.geoDir, households, stateCodes, base()),
+    'metro-size': () =>
+      metroSizeSection({ households, base: base(), logStatePrice, model, resolver: options.resolver }),
+    'survey-bias': () => surveyBiasTable(model, households, scale, rpp2023, stateCodes),
+    ranking: () =>
+      rankingSection(source, options, households, { incomeScale: scale, rpp: rpp2023, stateCodes }),
   };
+}
+
+/** The ranking table, scored with the model refitted on the training CUs (validate-ranking.ts). */
+function rankingSection(
+  source: SourceReader,
+  options: ValidateOptions,
+  households: readonly Household[],
+  view: Pick<RankingInputs, 'incomeScale' | 'rpp' | 'stateCodes'>,
+): string {
+  return rankingTable({
+    ...view,
+    model: trainingModel(source, options, households),
+    households,
+    payments: housingAndVehiclePayments(source, options.ceDir, readStubs(source, options.ceDir).interview),
+  });
 }
 
 /** The state effects as the build estimates them, from the build's fitted means `base`. */

@@ -19,6 +19,7 @@ interface BuildModelArgs {
   out: string;
   validate: boolean;
   doc: string;
+  only?: string[];
 }
 
 export const buildModelCommand: CommandModule<object, BuildModelArgs> = {
@@ -38,19 +39,27 @@ export const buildModelCommand: CommandModule<object, BuildModelArgs> = {
         default: false,
         describe: 'regenerate the validation tables of the model card instead of building',
       })
-      .option('doc', { type: 'string', default: 'docs/model.md', describe: 'model card path (--validate)' }),
+      .option('doc', { type: 'string', default: 'docs/model.md', describe: 'model card path (--validate)' })
+      .option('only', {
+        type: 'string',
+        array: true,
+        describe: 'with --validate: regenerate only these sections (e.g. --only ranking)',
+      }),
   handler: async (args) => {
     const ceDir = resolve(args['ce-dir']);
     const geoDir = resolve(args['geo-dir']);
     const cpiDir = join(dirname(ceDir), 'cpi');
     if (args.validate) {
-      const sections = validateModel({
-        ceDir,
-        geoDir,
-        cpiDir,
-        dataDir: DATA_DIR,
-        resolver: await loadGeoResolver(),
-      });
+      const sections = validateModel(
+        {
+          ceDir,
+          geoDir,
+          cpiDir,
+          dataDir: DATA_DIR,
+          resolver: await loadGeoResolver(),
+        },
+        args.only,
+      );
       writeSections(resolve(args.doc), sections);
       process.stderr.write(`outlay build-model --validate: wrote ${args.doc}\n`);
       return;

@@ -1,8 +1,9 @@
 /**
- * The `outlay` command line. The one-off commands live in src/cli/commands, the commands that run a job
- * (score over a file, merge, build-model) beside this file, so that jobs/ depends on src/ and never the
- * reverse; this file only wires them into yargs. Handlers report their outcome through `process.exitCode` (documented exit codes:
- * 0 success, 1 failure, 2 invalid request; a batch's own in ../score/exit-codes.ts).
+ * The `outlay` command line. The one-off commands live in src/cli/commands, the batch job's (score over a
+ * file, merge) in ../batch/cli and build-model beside this file, so that jobs/ depends on src/ and never the
+ * reverse; this file only wires them into yargs. Handlers report their outcome through `process.exitCode`
+ * (documented exit codes: 0 success, 1 failure, 2 invalid request; a batch's own in
+ * ../batch/score/exit-codes.ts).
  */
 import yargs, { type Argv, type CommandModule } from 'yargs';
 
@@ -21,12 +22,13 @@ const adding =
  * report merging, sample generation) for nothing.
  */
 const COMMANDS: Record<string, LoadCommand> = {
-  score: async () => adding((await import('./score.js')).scoreCommand),
+  score: async () => adding((await import('../batch/cli/score.js')).scoreCommand),
   budget: async () => adding((await import('../../src/cli/commands/budget.js')).budgetCommand),
   model: async () => adding((await import('../../src/cli/commands/model.js')).modelCommand),
   serve: async () => adding((await import('../../src/cli/commands/serve.js')).serveCommand),
   keys: async () => adding((await import('../../src/cli/commands/keys.js')).keysCommand),
-  merge: async () => adding((await import('./merge.js')).mergeCommand),
+  merge: async () => adding((await import('../batch/cli/merge.js')).mergeCommand),
+  compare: async () => adding((await import('../batch/cli/compare.js')).compareCommand),
   sample: async () => adding((await import('../../src/cli/commands/sample.js')).sampleCommand),
   'build-model': async () => adding((await import('./build-model.js')).buildModelCommand),
 };

@@ -12,6 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import {
   CBSA_TABLE,
+  type CbsaKind,
   type CbsaRow,
   formatTable,
   GEO_FILES,
@@ -27,7 +28,7 @@ import {
 } from '../../src/geo/tables.js';
 import type { CensusRegion, PriceParities } from '../../src/geo/types.js';
 
-const RAW_GEO_FILES = {
+export const RAW_GEO_FILES = {
   hud: 'hud_zip_county_2023q1.csv',
   ruca: 'usda_ruca2020_zipcode.csv',
   geonames: 'geonames_us_postal_codes.tsv',
@@ -35,6 +36,7 @@ const RAW_GEO_FILES = {
   zcta: 'census_zcta5_county_rel_2020.csv',
   counties: 'county_cbsa2020_nchs2013.csv',
   cbsas: 'cbsa_2020.psv',
+  delineation: 'census_cbsa_delineation_2023_list1.csv',
   marpp: 'bea_marpp_msa_2023.csv',
   sarpp: 'bea_sarpp_state_2008_2023.csv',
   regions: 'census_regions_divisions.csv',
@@ -175,31 +177,137 @@ async function readStates(raw: RawFiles): Promise<StateRow[]> {
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-async function readCbsas(raw: RawFiles): Promise<CbsaRow[]> {
+/** A CBSA as a delineation file lists it, before its population and price parities are attached. */
+interface Delineated {
+  readonly cbsa: string;
+  readonly kind: CbsaKind;
+  readonly title: string;
+}
+
+/**
+ * The July 2023 delineation (OMB Bulletin 23-01), county → CBSA. Connecticut's rows name its planning
+ * regions, which no ZIP file uses: its old counties keep their 2020 CBSA (`cbsaOfCounty`).
+ */
+async function readDelineation(raw: RawFiles): Promise<Map<string, Delineated>> {
+  const byCounty = new Map<string, Delineated>();
+  for (const row of await raw.records(RAW_GEO_FILES.delineation)) {
+    const county = `${field(row, 'FIPS State Code')}${field(row, 'FIPS County Code')}`;
+    const area = field(row, 'Metropolitan/Micropolitan Statistical Area');
+    const kind = area === 'Metropolitan Statistical Area' ? 'metro' : 'micro';
+    if (kind === 'micro' && area !== 'Micropolitan Statistical Area')
+      throw new Error(`geo extract: county ${county} in an area of unknown kind "${area}"`);
+    byCounty.set(county, { cbsa: field(row, 'CBSA Code'), kind, title: field(row, 'CBSA Title') });
+  }
+  return byCounty;
+}
+
+/** The 2020 CBSA list (title, kind, 2012 population by code), for Connecticut's CBSAs and populations. */
+async function read2020Cbsas(
+  raw: RawFiles,
+): Promise<Map<string, Delineated & { population: number | null }>> {
+  const rows = await raw.records(RAW_GEO_FILES.cbsas, { delimiter: '|' });
+  return new Map(
+    rows.map((row) => {
+      const cbsa = field(row, 'cbsa_code');
+      const kind: CbsaKind = field(row, 'metro_micro_indicator') === '1' ? 'metro' : 'micro';
+      return [
+        cbsa,
+        {
+          cbsa,
+          kind,
+          title: field(row, 'cbsa_title'),
+          population: positiveOrNull(field(row, 'cbsa_population'), cbsa),
+        },
+      ];
+    }),
+  );
+}
+
+function positiveOrNull(cell: string, what: string): number | null {
+  const value = cell === '' ? null : Number(cell);
+  if (value !== null && !(Number.isInteger(value) && value > 0))
+    throw new Error(`geo extract: ${what} population "${cell}"`);
+  return value;
+}
+
+/** The CBSA of a county: its 2023 area, else (Connecticut's old counties only) its 2020 one. */
+function cbsaOfCounty(county: string, counties: Map<string, County>, delineation: Map<string, Delineated>) {
+  const delineated = delineation.get(county);
+  if (delineated !== undefined) return delineated.cbsa;
+  return county.startsWith(CONNECTICUT_FIPS) ? (counties.get(county)?.cbsa2020 ?? null) : null;
+}
+
+const CONNECTICUT_FIPS = '09';
+
+/**
+ * A 2023 metro's MARPP: BEA's for its code; for a metro recoded in 2023 (Cleveland 17460 → 17410,
+ * Poughkeepsie 39100 → 28880, The Villages 45540 → 48680, Lexington Park 15680 → 30500), that of the 2020
+ * metro holding most of its members' 2012 population, so that a new code does not lose its prices.
+ */
+function metroRpp(
+  cbsa: string,
+  members: readonly string[],
+  counties: Map<string, County>,
+  rpps: Map<string, PriceParities>,
+): PriceParities | null {
+  const own = rpps.get(cbsa);
+  if (own !== undefined) return own;
+  const populationBy2020 = new Map<string, number>();
+  for (const county of members) {
+    const { cbsa2020, population } = counties.get(county) ?? {};
+    if (cbsa2020 && population && rpps.has(cbsa2020))
+      populationBy2020.set(cbsa2020, (populationBy2020.get(cbsa2020) ?? 0) + population);
+  }
+  const [largest] = [...populationBy2020].sort(([a, x], [b, y]) => y - x || compare(a, b));
+  return largest === undefined ? null : rpps.get(largest[0])!;
+}
+
+/**
+ * Every CBSA a ZIP can be in: the 2023 areas, plus the 2020 areas Connecticut's counties still point to.
+ * Population: the sum of the member counties' 2012 populations (the county file's), the measure the
+ * metro-size class keys on, so an area that gained counties in 2023 grows; where a member has none (Puerto
+ * Rico, Connecticut's planning regions) the 2020 list's 2012 figure for the code, else none. Price
+ * parities: BEA's MARPP 2023 of the same code (published on the 2020 delineation) for a 2023 metro.
+ */
+async function readCbsas(
+  raw: RawFiles,
+  counties: Map<string, County>,
+  delineation: Map<string, Delineated>,
+): Promise<CbsaRow[]> {
   const rpps = collectRpps(await raw.records(RAW_GEO_FILES.marpp), 'RPP 2023');
   nationalRpp(rpps, '0', RAW_GEO_FILES.marpp);
-  const cbsas = (await raw.records(RAW_GEO_FILES.cbsas, { delimiter: '|' })).map((row): CbsaRow => {
-    const cbsa = field(row, 'cbsa_code');
-    const kind = field(row, 'metro_micro_indicator') === '1' ? 'metro' : 'micro';
-    const rpp = rpps.get(cbsa) ?? null;
-    if (rpp !== null && kind !== 'metro')
-      throw new Error(`geo extract: MARPP row for micropolitan CBSA ${cbsa}`);
-    const populationCell = field(row, 'cbsa_population');
-    const population = populationCell === '' ? null : Number(populationCell);
-    if (population !== null && !(Number.isInteger(population) && population > 0))
-      throw new Error(`geo extract: CBSA ${cbsa} population "${populationCell}"`);
-    return { cbsa, kind, title: field(row, 'cbsa_title'), population, rpp };
-  });
-  // GeoFIPS 0 (US) and 999 (US nonmetropolitan portion) are not areas; every other MARPP row must be a CBSA.
-  const known = new Set(cbsas.map((row) => row.cbsa));
-  const orphans = [...rpps.keys()].filter((geo) => geo !== '0' && geo !== '999' && !known.has(geo));
-  if (orphans.length > 0)
-    throw new Error(`geo extract: MARPP areas missing from the CBSA list: ${orphans.join(',')}`);
-  return cbsas.sort((a, b) => compare(a.cbsa, b.cbsa));
+  const listed2020 = await read2020Cbsas(raw);
+  const areas = new Map<string, Delineated>([...delineation.values()].map((area) => [area.cbsa, area]));
+  for (const [county, info] of counties) {
+    const old = info.cbsa2020 === null ? undefined : listed2020.get(info.cbsa2020);
+    if (county.startsWith(CONNECTICUT_FIPS) && old !== undefined && !areas.has(old.cbsa))
+      areas.set(old.cbsa, old);
+  }
+  const members = new Map<string, string[]>();
+  for (const [county, area] of delineation)
+    members.set(area.cbsa, [...(members.get(area.cbsa) ?? []), county]);
+  return [...areas.values()]
+    .map((area): CbsaRow => {
+      const populations = (members.get(area.cbsa) ?? []).map(
+        (county) => counties.get(county)?.population ?? null,
+      );
+      const summed = populations.length > 0 && populations.every((p) => p !== null);
+      return {
+        ...area,
+        population: summed
+          ? populations.reduce((a, b) => a! + b!, 0)
+          : (listed2020.get(area.cbsa)?.population ?? null),
+        rpp: area.kind === 'metro' ? metroRpp(area.cbsa, members.get(area.cbsa) ?? [], counties, rpps) : null,
+      };
+    })
+    .sort((a, b) => compare(a.cbsa, b.cbsa));
 }
 
 interface County {
-  readonly cbsa: string | null;
+  /** The county's CBSA in the 2020 delineation (the county file's), used only for Connecticut. */
+  readonly cbsa2020: string | null;
+  /** Resident population, 2012 (the county file's), null where it gives none (Puerto Rico). */
+  readonly population: number | null;
   /** NCHS 2013 urban-rural class: 1 large central metro … 4 small metro, 5 micropolitan, 6 non-core. */
   readonly nchs: number | null;
 }
@@ -213,9 +321,11 @@ async function readCounties(raw: RawFiles): Promise<Map<string, County>> {
   for (const row of await raw.records(RAW_GEO_FILES.counties)) {
     const cbsa = field(row, 'cbsa_code');
     const nchs = field(row, 'nchs_urban_rural_class');
-    counties.set(field(row, 'fips_code_county'), {
+    const county = field(row, 'fips_code_county');
+    counties.set(county, {
       // Outside any CBSA the file says 0 or nothing; 0 must not become a code (it is the US in BEA tables).
-      cbsa: cbsa === '' || cbsa === '0' ? null : cbsa,
+      cbsa2020: cbsa === '' || cbsa === '0' ? null : cbsa,
+      population: positiveOrNull(field(row, 'county_population'), `county ${county}`),
       nchs: nchs === '' ? null : Number(nchs),
     });
   }
@@ -323,13 +433,14 @@ interface ZipSources {
   readonly simplemaps: Map<string, Placement>;
   readonly zctaCounty: Map<string, string>;
   readonly counties: Map<string, County>;
+  readonly delineation: Map<string, Delineated>;
   /** FIPS by USPS code, states and DC only: BEA and the region file cover no territory. */
   readonly stateFips: Map<string, string>;
   readonly assignedPrefixes: Set<string>;
 }
 
 function buildZipRow(zip: string, sources: ZipSources): ZipRow {
-  const { hud, ruca, geonames, simplemaps, zctaCounty, counties, stateFips } = sources;
+  const { hud, ruca, geonames, simplemaps, zctaCounty, counties, delineation, stateFips } = sources;
   const hudPlacement = hud.get(zip);
   const rucaEntry = ruca.get(zip);
   const [source, state] = hudPlacement
@@ -359,7 +470,8 @@ function buildZipRow(zip: string, sources: ZipSources): ZipRow {
       : countyInfo?.nchs != null
         ? countyInfo.nchs <= NCHS_LAST_METRO_CLASS
         : null;
-  return { zip, state, county, cbsa: countyInfo?.cbsa ?? null, ruca: rucaCode, urban, source };
+  const cbsa = county === null ? null : cbsaOfCounty(county, counties, delineation);
+  return { zip, state, county, cbsa, ruca: rucaCode, urban, source };
 }
 
 function buildZipRows(sources: ZipSources): ZipRow[] {
@@ -381,8 +493,9 @@ function buildZipRows(sources: ZipSources): ZipRow[] {
 export async function extractGeo(geoDir: string, outDir: string): Promise<ExtractSummary> {
   const raw = new RawFiles(geoDir);
   const states = await readStates(raw);
-  const cbsas = await readCbsas(raw);
   const counties = await readCounties(raw);
+  const delineation = await readDelineation(raw);
+  const cbsas = await readCbsas(raw, counties, delineation);
   const stateFips = new Map(states.map((row) => [row.state, row.fips]));
   const zip3States = await readPrefixStates(raw, RAW_GEO_FILES.zip3States, 'zip3');
   const zip5States = await readPrefixStates(raw, RAW_GEO_FILES.zip5States, 'zip5');
@@ -393,6 +506,7 @@ export async function extractGeo(geoDir: string, outDir: string): Promise<Extrac
     simplemaps: await readSimplemaps(raw),
     zctaCounty: await readZctaPrimaryCounty(raw),
     counties,
+    delineation,
     stateFips,
     assignedPrefixes: new Set(zip3States.map((row) => row.prefix)),
   });

@@ -25,7 +25,7 @@ import {
   type ZipRentRow,
   type ZipRow,
 } from '../../src/geo/tables.js';
-import { field, RawFiles, type RawRecord, sha256 } from './geo.js';
+import { field, RAW_GEO_FILES, RawFiles, type RawRecord, sha256 } from './geo.js';
 
 const RAW_HUD_FILES = {
   county2024: 'hud_fmr_county_fy2024.csv',
@@ -139,6 +139,93 @@ async function readZipPopulation(geo: RawFiles): Promise<Map<string, number>> {
   return population;
 }
 
+/**
+ * The areas BEA priced: its MARPP 2023 metros on the 2020 delineation (the county file's CBSA), else the
+ * state. A rent index is a ZIP's level over the mean of the area BEA's housing parity averages, so the
+ * means are taken over these areas, whatever delineation places the ZIP.
+ */
+async function readBeaAreas(geo: RawFiles) {
+  const marpp = new Set((await geo.records(RAW_GEO_FILES.marpp)).map((row) => field(row, 'GeoFIPS')));
+  const cbsa2020 = new Map<string, string>();
+  for (const row of await geo.records(RAW_GEO_FILES.counties)) {
+    const cbsa = field(row, 'cbsa_code');
+    if (marpp.has(cbsa) && cbsa !== '0') cbsa2020.set(field(row, 'fips_code_county'), cbsa);
+  }
+  return {
+    areaOf(row: ZipRow): string {
+      const metro = row.county === null ? undefined : cbsa2020.get(row.county);
+      return metro === undefined ? `state ${row.state}` : `metro ${metro}`;
+    },
+    priced: (cbsa: string) => marpp.has(cbsa),
+  };
+}
+
+/**
+ * The BEA area whose mean a ZIP's rent is put over: for a ZIP priced at a metro's MARPP, that metro's
+ * (for a metro recoded in 2023, the BEA metro holding most of its ZIPs' people, as its MARPP is chosen in
+ * geo.ts); else its state's.
+ */
+function referenceAreas(
+  zipRows: readonly ZipRow[],
+  metrosWithRpp: ReadonlySet<string>,
+  bea: Awaited<ReturnType<typeof readBeaAreas>>,
+  population: ReadonlyMap<string, number>,
+): (row: ZipRow) => string {
+  const recoded = new Map<string, Map<string, number>>();
+  for (const row of zipRows) {
+    const area = bea.areaOf(row);
+    if (
+      row.cbsa === null ||
+      !metrosWithRpp.has(row.cbsa) ||
+      bea.priced(row.cbsa) ||
+      !area.startsWith('metro')
+    )
+      continue;
+    const weights = recoded.get(row.cbsa) ?? new Map<string, number>();
+    weights.set(area, (weights.get(area) ?? 0) + (population.get(row.zip) ?? 0));
+    recoded.set(row.cbsa, weights);
+  }
+  const source = new Map(
+    [...recoded].map(([cbsa, weights]) => [
+      cbsa,
+      [...weights].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1))[0]![0],
+    ]),
+  );
+  return (row) => {
+    if (row.cbsa === null || !metrosWithRpp.has(row.cbsa)) return `state ${row.state}`;
+    return source.get(row.cbsa) ?? `metro ${row.cbsa}`;
+  };
+}
+
+/**
+ * The areas whose mean a ZIP's rent level enters: the BEA metro it was priced in (2020 delineation), and
+ * the state when it is priced at its state's SARPP now (a state's mean is over the ZIPs priced at it).
+ */
+function averagedIn(beaArea: string, reference: string): string[] {
+  const areas = beaArea.startsWith('metro') ? [beaArea] : [];
+  if (reference.startsWith('state')) areas.push(reference);
+  return areas;
+}
+
+/** Per area, the population-weighted sum of levels and the weight. */
+function areaSums(
+  levels: readonly { row: ZipRow; level: number }[],
+  areasOf: (row: ZipRow) => readonly string[],
+  population: ReadonlyMap<string, number>,
+): Map<string, [number, number]> {
+  const sums = new Map<string, [number, number]>();
+  for (const { row, level } of levels) {
+    const weight = population.get(row.zip) ?? 0;
+    for (const area of areasOf(row)) {
+      const sum = sums.get(area) ?? [0, 0];
+      sum[0] += weight * level;
+      sum[1] += weight;
+      sums.set(area, sum);
+    }
+  }
+  return sums;
+}
+
 export async function extractRents(hudDir: string, geoDir: string, outDir: string): Promise<RentsSummary> {
   const hud = new RawFiles(hudDir);
   const geo = new RawFiles(geoDir);
@@ -154,23 +241,16 @@ export async function extractRents(hudDir: string, geoDir: string, outDir: strin
   const premiums = await readZipPremiums(hud, counties.area, zips);
   const population = await readZipPopulation(geo);
 
-  const priceArea = (row: ZipRow) =>
-    row.cbsa !== null && metrosWithRpp.has(row.cbsa) ? `metro ${row.cbsa}` : `state ${row.state}`;
   const levels: { row: ZipRow; level: number }[] = [];
   for (const row of zipRows) {
     const county = row.county === null ? undefined : counties.level.get(row.county);
     if (county !== undefined) levels.push({ row, level: county * (premiums.get(row.zip) ?? 1) });
   }
-  const sums = new Map<string, [number, number]>();
-  for (const { row, level } of levels) {
-    const weight = population.get(row.zip) ?? 0;
-    const sum = sums.get(priceArea(row)) ?? [0, 0];
-    sum[0] += weight * level;
-    sum[1] += weight;
-    sums.set(priceArea(row), sum);
-  }
+  const bea = await readBeaAreas(geo);
+  const reference = referenceAreas(zipRows, metrosWithRpp, bea, population);
+  const sums = areaSums(levels, (row) => averagedIn(bea.areaOf(row), reference(row)), population);
   const rents: ZipRentRow[] = levels.map(({ row, level }) => {
-    const [s, w] = sums.get(priceArea(row))!;
+    const [s, w] = sums.get(reference(row)) ?? [0, 0];
     return { zip: row.zip, rentIndex: w > 0 ? Number((level / (s / w)).toFixed(INDEX_DECIMALS)) : 1 };
   });
 

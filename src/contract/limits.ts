@@ -25,3 +25,16 @@ export const LIMITS = {
  * variable-rate product passes its own.
  */
 export const DEFAULT_STRESS_MULTIPLIER = 1.25;
+
+/**
+ * Bounds every answer keeps, following from the input bounds (docs/api.md, "Validation"; docs/scores.md,
+ * "The index"). Each budget and model amount is at most `amountMax`: a given amount comes back as given, a
+ * filled or modeled one is a share of the net income. The index and savings index are at most
+ * 80 + 100 × 12 × PSA / take-home with PSA at most take-home / 12 plus half a unit of rounding, so at most
+ * 180 + 600 / take-home, and 780 at the smallest take-home. A remote answer outside them is a server
+ * error, never data.
+ */
+export const ANSWER_LIMITS = {
+  amountMax: LIMITS.amountMax,
+  indexMax: 180 + 600 / LIMITS.netIncomeMin,
+} as const;

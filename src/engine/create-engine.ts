@@ -17,7 +17,12 @@ import {
   SAVINGS_SCORE_KEY,
   type ScoreResponse,
 } from '../contract/schemas.js';
-import { checkRequest, type ValidRequest, validateRequest } from '../contract/validate.js';
+import {
+  checkRequest,
+  INVALID_REQUEST_MESSAGE,
+  type ValidRequest,
+  validateRequest,
+} from '../contract/validate.js';
 import type { Geography, GeoResolver } from '../geo/types.js';
 import { RANGE_PERCENTILES } from '../model/artifact.js';
 import type { Profile, SpendingModel } from '../model/types.js';
@@ -61,7 +66,9 @@ export function createEngine({ model, geo, reference, floors, config }: EnginePa
   const scoreKey = checkScoreKey(config?.scoreKey ?? DEFAULT_SCORE_KEY);
   const { buffers, readFixedExpenses, predict, allocate, score } = evaluationSteps(model);
   const peerRanges = peerRangesOf(model, buffers.modeled, floors ?? NO_FLOORS);
+  const refusalOf = zipRefusal(geo);
   const scoreRecord = scoreAnswerer(scoreKey);
+  const explainerParts = { model, reference, refusalOf, householdFiguresOf, scoreRecord, peerRanges };
   // Set by every call; any geography will do until the first.
   const figures = figuresOver(buffers, geo.resolve(''));
 
@@ -95,9 +102,9 @@ export function createEngine({ model, geo, reference, floors, config }: EnginePa
   }
 
   function householdFigures(body: unknown): Result<HouseholdFigures> {
-    const request = checkRequest(body);
-    if (request === undefined) return rejected(body);
-    householdFiguresOf(request);
+    const admitted = admit(body, refusalOf);
+    if (!admitted.ok) return admitted;
+    householdFiguresOf(admitted.value);
     return figuresResult;
   }
 
@@ -118,28 +125,32 @@ export function createEngine({ model, geo, reference, floors, config }: EnginePa
       return { ok: true, value: { model: categoryRecord(evaluated.value.model) } };
     },
     score(body, options) {
-      const request = checkRequest(body);
-      if (request === undefined) return rejected(body);
+      const admitted = admit(body, refusalOf);
+      if (!admitted.ok) return admitted;
+      const request = admitted.value;
       const profiled = options?.profile === 'fair-lending' ? fairLendingRequest(request) : request;
       return { ok: true, value: scoreRecord(request, householdFiguresOf(profiled).scoreValues) };
     },
-    modelRanges: modelRanger(householdFiguresOf, peerRanges),
-    explainedScore: scoreExplainer({ model, reference, householdFiguresOf, scoreRecord, peerRanges }),
-    household: householdAnswerer(householdFiguresOf, scoreRecord),
+    modelRanges: modelRanger(refusalOf, householdFiguresOf, peerRanges),
+    explainedScore: scoreExplainer(explainerParts),
+    household: householdAnswerer(refusalOf, householdFiguresOf, scoreRecord),
     householdFigures,
     householdFiguresOf,
+    refusalOf,
     peerBenchmarksOf: (profile) => peerRanges.benchmarksOf(profile),
   };
 }
 
 /** `Engine.household` over the engine's own evaluation. */
 function householdAnswerer(
+  refusalOf: RefusalOf,
   householdFiguresOf: (request: ValidRequest) => HouseholdFigures,
   scoreRecord: ScoreAnswerer,
 ): Engine['household'] {
   return (body) => {
-    const request = checkRequest(body);
-    if (request === undefined) return rejected(body);
+    const admitted = admit(body, refusalOf);
+    if (!admitted.ok) return admitted;
+    const request = admitted.value;
     const { budget, model, scoreValues, geography } = householdFiguresOf(request);
     return {
       ok: true,
@@ -201,6 +212,30 @@ function statedBudget(request: ValidRequest): GivenBudget | undefined {
   return { ...request.budget, mortgage_and_rent: 0 };
 }
 
+/** The refusal of a valid request: its ZIP's prefix is not assigned, so no place stands behind it. */
+type RefusalOf = (request: ValidRequest) => InvalidRequestBody | undefined;
+
+/** What every operation answers for a ZIP whose 3-digit prefix USPS does not assign (00000, 99999). */
+export const UNKNOWN_ZIP_MESSAGE = 'unknown ZIP code: USPS assigns no ZIP code with this 3-digit prefix';
+
+function zipRefusal(geo: GeoResolver): RefusalOf {
+  return (request) =>
+    geo.knows(request.demographics.zip)
+      ? undefined
+      : {
+          message: INVALID_REQUEST_MESSAGE,
+          errors: [{ path: '/demographics/zip', message: UNKNOWN_ZIP_MESSAGE }],
+        };
+}
+
+/** The body as a valid request the engine accepts, or the error result: the schema's errors, then the ZIP. */
+function admit(body: unknown, refusalOf: RefusalOf): Result<ValidRequest> {
+  const request = checkRequest(body);
+  if (request === undefined) return rejected(body);
+  const refusal = refusalOf(request);
+  return refusal === undefined ? { ok: true, value: request } : { ok: false, error: refusal };
+}
+
 /** The explanations' view of a request just evaluated: its stated amounts and the model's. */
 function scorePartsOf(request: ValidRequest, figures: EvaluatedFigures): ScoreParts {
   const { demographics } = request;
@@ -237,14 +272,15 @@ type PeerRanges = ReturnType<typeof peerRangesOf>;
 
 /** `Engine.modelRanges` over the engine's own evaluation. */
 function modelRanger(
+  refusalOf: RefusalOf,
   householdFiguresOf: (request: ValidRequest) => HouseholdFigures,
   peerRanges: PeerRanges,
 ): (body: unknown) => Result<ModelRangesResponse> {
   return (body) => {
-    const request = checkRequest(body);
-    if (request === undefined) return rejected(body);
-    const { model } = householdFiguresOf(request);
-    return { ok: true, value: peerRanges.answer(request.demographics, categoryRecord(model)) };
+    const admitted = admit(body, refusalOf);
+    if (!admitted.ok) return admitted;
+    const { model } = householdFiguresOf(admitted.value);
+    return { ok: true, value: peerRanges.answer(admitted.value.demographics, categoryRecord(model)) };
   };
 }
 
@@ -252,6 +288,7 @@ interface ExplainerParts {
   readonly peerRanges: PeerRanges;
   readonly model: SpendingModel;
   readonly reference: ScoreReference | undefined;
+  readonly refusalOf: RefusalOf;
   householdFiguresOf(request: ValidRequest): EvaluatedFigures;
   readonly scoreRecord: ScoreAnswerer;
 }
@@ -262,10 +299,10 @@ function scoreExplainer(
 ): (body: unknown, options?: ScoreRunOptions) => Result<ExplainedScore> {
   const { model, reference } = parts;
   return (body, options) => {
-    const valid = checkRequest(body);
-    if (valid === undefined) return rejected(body);
+    const admitted = admit(body, parts.refusalOf);
+    if (!admitted.ok) return admitted;
     const profile = options?.profile ?? 'standard';
-    const request = profile === 'fair-lending' ? fairLendingRequest(valid) : valid;
+    const request = profile === 'fair-lending' ? fairLendingRequest(admitted.value) : admitted.value;
     if (reference === undefined)
       throw new Error(
         `outlay: no score reference for model ${model.version}: explained scores need one built with it`,

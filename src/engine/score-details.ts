@@ -4,7 +4,7 @@
  * `details`, the request's `loan` and `options`, and the OpenAPI document.
  */
 import { BASES, type Basis, type LoanRequest } from '../contract/schemas.js';
-import type { GeoLevel } from '../geo/types.js';
+import { GEO_FLAGS, GEO_LEVELS, type GeoFlag, type GeoLevel, geoFlagOf } from '../geo/types.js';
 import Type, { type Static } from '../vendor/typebox.js';
 import {
   expenseFlags,
@@ -38,13 +38,19 @@ const ReasonItem = Type.Object({ code: Type.String(), text: Type.String() }, { a
 
 const FlagItem = Type.Object(
   {
-    code: Type.Enum(FLAG_CODES, { type: 'string' }),
+    code: Type.Enum([...FLAG_CODES, ...GEO_FLAGS], { type: 'string' }),
     category: Type.Union([Type.String(), Type.Null()]),
-    stated: Type.Integer(),
-    benchmark: Type.Integer(),
+    stated: Type.Optional(Type.Integer({ description: 'The stated amount; absent on a ZIP flag.' })),
+    benchmark: Type.Optional(Type.Integer({ description: 'What it is held to; absent on a ZIP flag.' })),
   },
   { additionalProperties: false },
 );
+
+/** The flag of a place scored with less than the model's local detail (`geoFlagOf`), as a details item. */
+export function geoFlags(level: GeoLevel): { code: GeoFlag; category: null }[] {
+  const code = geoFlagOf(level);
+  return code === undefined ? [] : [{ code, category: null }];
+}
 
 const LendingDetails = Type.Object(
   {
@@ -77,7 +83,7 @@ export const ScoreDetails = Type.Object(
         'sum to 12 × PSA before its rounding.',
     }),
     flags: Type.Array(FlagItem),
-    geo_level: Type.Enum(['zip', 'zip3', 'state', 'national'], { type: 'string' }),
+    geo_level: Type.Enum(GEO_LEVELS, { type: 'string' }),
     model_version: Type.String(),
     lending: Type.Optional(LendingDetails),
   },

@@ -96,8 +96,17 @@ export interface LocalEngine extends Engine {
   readonly scoreReference: ScoreReference | undefined;
   /** `household` without the response objects, for callers that only copy the values out. */
   householdFigures(body: unknown): Result<HouseholdFigures>;
-  /** `householdFigures` for a request validated already (`checkRequest`), e.g. built from typed cells. */
+  /**
+   * `householdFigures` for a request validated already (`checkRequest`), e.g. built from typed cells, and
+   * admitted by `refusalOf` (a refused ZIP is evaluated at national prices).
+   */
   householdFiguresOf(request: ValidRequest): HouseholdFigures;
+  /**
+   * Why the engine refuses a request the schema accepts, or undefined: a ZIP whose 3-digit prefix USPS
+   * does not assign (docs/api.md, "Errors"). Every operation checks it; a caller of `householdFiguresOf`
+   * checks it first.
+   */
+  refusalOf(request: ValidRequest): InvalidRequestBody | undefined;
   /**
    * The model's percentiles of peers' spending for `profile`, the household `householdFiguresOf` evaluated
    * last (one object reused by every call: valid until the next).

@@ -94,31 +94,60 @@ class GeographyInterner {
   }
 }
 
+/**
+ * Codes of an assigned prefix below the first or above the last ZIP the sources list in it (35200, 99999)
+ * are codes USPS has not issued (it numbers a prefix's offices upwards, and the sources list PO-box and
+ * unique ZIPs too): they go back to the national slot, which the engine refuses. Prefixes with no listed
+ * ZIP (military mail) keep every code.
+ */
+function unissuedToNational(slotOfZip: Uint16Array, listed: readonly string[]): void {
+  const span = new Map<number, [number, number]>();
+  for (const zip of listed) {
+    const value = Number(zip);
+    const prefix = Math.floor(value / 100);
+    const [first, last] = span.get(prefix) ?? [value, value];
+    span.set(prefix, [Math.min(first, value), Math.max(last, value)]);
+  }
+  for (const [prefix, [first, last]] of span) {
+    slotOfZip.fill(NATIONAL_SLOT, prefix * 100, first);
+    slotOfZip.fill(NATIONAL_SLOT, last + 1, prefix * 100 + 100);
+  }
+}
+
+/**
+ * The level of a place found at `level`: `outside` when its state is not one the model covers (the 50
+ * states and DC, the rows of states.tsv), whatever the precision of the match.
+ */
+const levelIn = (covered: ReadonlySet<string>, level: GeoLevel, state: string): GeoLevel =>
+  covered.has(state) ? level : 'outside';
+
 export function buildGeoResolver(data: GeoExtract): GeoResolver {
   const interner = new GeographyInterner(data);
+  const covered = new Set(data.states.flatMap((row) => (row.state === NATIONAL.state ? [] : [row.state])));
   const slotOfZip = new Uint16Array(ZIP_SPACE).fill(NATIONAL_SLOT);
+  const slotOfPrefix = new Map<string, number>();
   // Coarse to fine, each level overwriting the one before: prefix state, then exact-ZIP state, then ZIP row.
   for (const { prefix, state } of data.zip3States) {
     const first = Number(prefix) * 100;
-    slotOfZip.fill(
-      interner.slot({ level: 'zip3', state, cbsa: null, urban: null, rentIndex: 1 }),
-      first,
-      first + 100,
-    );
+    const level = levelIn(covered, 'zip3', state);
+    const slot = interner.slot({ level, state, cbsa: null, urban: null, rentIndex: 1 });
+    slotOfPrefix.set(prefix, slot);
+    slotOfZip.fill(slot, first, first + 100);
   }
   for (const { prefix, state } of data.zip5States) {
-    slotOfZip[Number(prefix)] = interner.slot({
-      level: 'state',
-      state,
-      cbsa: null,
-      urban: null,
-      rentIndex: 1,
-    });
+    const level = levelIn(covered, 'state', state);
+    slotOfZip[Number(prefix)] = interner.slot({ level, state, cbsa: null, urban: null, rentIndex: 1 });
   }
+  unissuedToNational(slotOfZip, [
+    ...data.zips.map((row) => row.zip),
+    ...data.zip5States.map((row) => row.prefix),
+  ]);
   const rentIndex = new Map(data.rents.map((row) => [row.zip, row.rentIndex]));
   for (const { zip, state, cbsa, urban } of data.zips) {
-    const place = { level: 'zip', state, cbsa, urban, rentIndex: rentIndex.get(zip) ?? 1 } as const;
-    slotOfZip[Number(zip)] = interner.slot(place);
+    const level = levelIn(covered, 'zip', state);
+    // A territory's rent index places a ZIP within the territory, not against the national level it is priced at.
+    const rent = level === 'zip' ? (rentIndex.get(zip) ?? 1) : 1;
+    slotOfZip[Number(zip)] = interner.slot({ level, state, cbsa, urban, rentIndex: rent });
   }
   if (interner.geographies.length > 0xffff)
     throw new Error('geo: too many distinct geographies for a Uint16 index');
@@ -128,7 +157,18 @@ export function buildGeoResolver(data: GeoExtract): GeoResolver {
   return {
     resolve(zip5: string): Geography {
       const zip = zipNumber(zip5);
-      return zip < 0 ? national : geographies[slotOfZip[zip]!]!;
+      if (zip >= 0) return geographies[slotOfZip[zip]!]!;
+      // A 3-digit prefix alone (a batch row's ZIP3): the fallback of an unknown ZIP in it, its state.
+      const prefixSlot = zip5.length === 3 ? slotOfPrefix.get(zip5) : undefined;
+      return prefixSlot === undefined ? national : geographies[prefixSlot]!;
+    },
+    knows(zip5: string): boolean {
+      const zip = zipNumber(zip5);
+      return zip >= 0 && slotOfZip[zip] !== NATIONAL_SLOT;
+    },
+    resolvePrefix(zip3: string): Geography | undefined {
+      const slot = slotOfPrefix.get(zip3);
+      return slot === undefined ? undefined : geographies[slot];
     },
   };
 }

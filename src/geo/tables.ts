@@ -28,7 +28,7 @@ export interface ZipRow {
   readonly state: string;
   /** 5-digit county FIPS with the largest share of the ZIP's residents, null when no source knows it. */
   readonly county: string | null;
-  /** CBSA (2020 delineation) of that county, metro or micro; null outside any CBSA. */
+  /** CBSA (2023 delineation; Connecticut 2020) of that county, metro or micro; null outside any CBSA. */
   readonly cbsa: string | null;
   /** USDA primary RUCA 2020 code (1–10), null when the ZIP is not in RUCA. */
   readonly ruca: number | null;
@@ -68,11 +68,11 @@ export interface CbsaRow {
   readonly kind: CbsaKind;
   readonly title: string;
   /**
-   * Resident population, 2012 (the CBSA list's `cbsa_population`): what the metro-size class keys on. Null
-   * where the list has none (12 Puerto Rico areas and 16 micropolitan areas first delineated in 2020).
+   * Resident population, 2012 (the sum over its counties, data/geo/README.md): what the metro-size class
+   * keys on. Null where it is not known (Puerto Rico's areas, Waterbury-Shelton CT).
    */
   readonly population: number | null;
-  /** BEA MARPP 2023; null for micropolitan areas and the metros BEA does not publish (Puerto Rico). */
+  /** BEA MARPP 2023; null for micropolitan areas and the metros BEA does not publish (Puerto Rico, new ones). */
   readonly rpp: PriceParities | null;
 }
 

@@ -34,8 +34,6 @@ export interface KeyStoreWriter {
   close(): Promise<void>;
 }
 
-export type KeyStoreLocation = { readonly path: string } | { readonly redisUrl: string };
-
 /** The lock is refreshed every STALE/2; a holder silent for STALE is presumed dead and its lock taken over. */
 const LOCK_STALE_MS = 10_000;
 /** Up to ~30 s of waiting for other writers (each holds the lock for milliseconds). */
@@ -88,11 +86,4 @@ export function fileKeyStoreWriter(path: string): KeyStoreWriter {
     },
     close: async () => {},
   };
-}
-
-/** The writer for a keys file or a Redis store; Redis' client is loaded only when used. */
-export async function openKeyStoreWriter(location: KeyStoreLocation): Promise<KeyStoreWriter> {
-  if ('path' in location) return fileKeyStoreWriter(location.path);
-  const { openRedisKeyStoreWriter } = await import('./redis-keys.js');
-  return openRedisKeyStoreWriter(location.redisUrl);
 }

@@ -2,9 +2,9 @@
  * The server's view of the keys: an index from SHA-256 digest to active key, kept current while the
  * server runs. The server only reads; `outlay keys` writes (key-store-writer.ts).
  *
- * For the server: `openKeyStore({ logger, path })` follows a keys file, `openKeyStore({ logger, redisUrl })`
- * a Redis store shared by several instances (redis-keys.ts). Either resolves to a KeyStore once the keys
- * are loaded and rejects if they cannot be; `close()` stops following them.
+ * For the server: openKeyStore (open-key-store.ts) follows a keys file (here) or a Redis store shared by
+ * several instances (redis-keys.ts). Either resolves to a KeyStore once the keys are loaded and rejects if
+ * they cannot be; `close()` stops following them.
  *
  * A change to the keys file is noticed by fs.watch on its directory (the file itself is replaced by
  * rename, which a watch on the file would miss) and, as a fallback for filesystems without reliable
@@ -113,15 +113,8 @@ export class KeyIndex {
 
 const fileVersion = (s: { mtimeMs: number; size: number; ino: number }) => `${s.ino}:${s.size}:${s.mtimeMs}`;
 
-/** Load the keys (failing if they cannot be read) and keep following their changes until close(). */
-export async function openKeyStore(options: KeyStoreOptions): Promise<KeyStore> {
-  if (options.redisUrl === undefined) return openFileKeyStore(options);
-  // Loaded only when used, so that a file-backed server does not load the Redis client.
-  const { openRedisKeyStore } = await import('./redis-keys.js');
-  return openRedisKeyStore(options);
-}
-
-async function openFileKeyStore(options: FileKeyStoreOptions): Promise<KeyStore> {
+/** Load the keys file (failing if it cannot be read) and keep following its changes until close(). */
+export async function openFileKeyStore(options: FileKeyStoreOptions): Promise<KeyStore> {
   const { path, logger, pollIntervalMs = 2000 } = options;
   let version = fileVersion(await stat(path));
   let index = new KeyIndex(indexKeys(await readKeysFile(path)));

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { syncDirectory } from '../io/output-file.js';
+import { syncDirectory } from '../runtime/sync-directory.js';
 import Type, { Compile, type Static } from '../vendor/typebox.js';
 
 export const SCOPES = ['budgets', 'scores', 'models'] as const;

@@ -1,10 +1,10 @@
 /**
  * Evaluates the spending model for one profile from the artifact's precomputed tables. Per call: a log, a
- * few logistic terms and, per category, an income interpolation per tenure class with a non-zero share,
- * the demographic factor (two interpolations, precomputed for whole ages and sizes), the composition
- * factor (composition.ts) and a product; the geography's price factors (src/model/price.ts) are
- * computed once per distinct place and looked up when the Geography object changes. Nothing is allocated
- * per call once a place has been seen.
+ * few logistic terms and, per category, an income interpolation per tenure class, the demographic factor
+ * (two interpolations), the household-type mixture (composition.ts), the needs lift (needs.ts) and the
+ * place's price factors (price.ts), which are computed once per distinct place. Written plainly: the
+ * engine is a few percent of a batch row's cost (docs/fast-paths.md). Nothing is allocated per call once a
+ * place has been seen.
  */
 import { CATEGORY_COUNT, OTHER_DEBT_INDEX, SAVINGS_INDEX } from '../contract/categories.js';
 import { METRO_SIZE_CLASSES } from '../geo/metro-size.js';
@@ -17,9 +17,9 @@ import {
   type SpendingDistribution,
   TENURE_CLASSES,
 } from './artifact.js';
-import { type CompositionTables, compositionWeigher } from './composition.js';
+import { type CompositionTables, type CompositionWeigher, compositionWeigher } from './composition.js';
 import { writeRanges } from './distribution.js';
-import { needsLifter } from './needs.js';
+import { type NeedsLifter, needsLifter } from './needs.js';
 import { type PriceBudget, writeLogPriceFactors } from './price.js';
 import type { BoundPrediction, Profile, SpendingModel } from './types.js';
 
@@ -29,18 +29,14 @@ const UNKNOWN_AREA = AREA_SLOTS.length - 1;
 const URBAN_AREA = AREA_SLOTS.indexOf('urban');
 /** Take-home below $1 has no meaningful logarithm; the income grid starts far above it anyway. */
 const MIN_INCOME = 1;
-/** The tenure mix of a profile: renters only, owners only (with or without a mortgage), or all three. */
-const RENTERS = 0;
-const OWNERS = 1;
-const MIXED = 2;
 
 export class TableSpendingModel implements SpendingModel {
   readonly version: string;
   readonly priceYear: number;
   private readonly tables: PredictionTables;
   private readonly distribution: SpendingDistribution | undefined;
-  /** `predict`'s own buffers and bound prediction, made on its first call. */
-  private scratch: { out: Float64Array; excluded: Uint8Array; predict: BoundPrediction } | undefined;
+  /** `predict`'s own evaluation state, made on its first call. */
+  private prediction: Prediction | undefined;
 
   /** Without a distribution section (the build, before it fits one), `ranges` refuses. */
   constructor(artifact: MeanTables & { readonly distribution?: SpendingDistribution | undefined }) {
@@ -57,19 +53,13 @@ export class TableSpendingModel implements SpendingModel {
   }
 
   predictInto(out: Float64Array, excluded: Uint8Array): BoundPrediction {
-    return bindPrediction(this.tables, out, excluded);
+    const prediction = new Prediction(this.tables);
+    return (profile, geo) => prediction.predict(profile, geo, out, excluded);
   }
 
   predict(profile: Profile, geo: Geography, out: Float64Array, excluded: Uint8Array = NONE_EXCLUDED): number {
-    if (this.scratch === undefined) {
-      const buffers = { out: new Float64Array(CATEGORY_COUNT), excluded: new Uint8Array(CATEGORY_COUNT) };
-      this.scratch = { ...buffers, predict: bindPrediction(this.tables, buffers.out, buffers.excluded) };
-    }
-    const scratch = this.scratch;
-    scratch.excluded.set(excluded);
-    const included = scratch.predict(profile, geo);
-    out.set(scratch.out);
-    return included;
+    this.prediction ??= new Prediction(this.tables);
+    return this.prediction.predict(profile, geo, out, excluded);
   }
 }
 
@@ -79,6 +69,8 @@ interface PredictionTables {
   readonly uMin: number;
   readonly uStep: number;
   readonly points: number;
+  /** ln take-home at the grid's last point. */
+  readonly uTop: number;
   readonly ageMin: number;
   readonly ageMax: number;
   readonly sizeMax: number;
@@ -136,6 +128,7 @@ function predictionTables(artifact: MeanTables): PredictionTables {
     uMin: artifact.incomeGrid.uMin,
     uStep: artifact.incomeGrid.uStep,
     points,
+    uTop: artifact.incomeGrid.uMin + (points - 1) * artifact.incomeGrid.uStep,
     ageMin: artifact.ageMin,
     ageMax: artifact.ageMax,
     sizeMax: artifact.sizeMax,
@@ -184,311 +177,248 @@ function predictionTables(artifact: MeanTables): PredictionTables {
   };
 }
 
+/** Where a take-home falls on the income grid: ln take-home, the grid interval and the fraction within it. */
+interface GridPosition {
+  u: number;
+  interval: number;
+  fraction: number;
+}
+
+/** A profile's tenure mix: the weights of the renter, with-mortgage and outright-owner spending tables. */
+interface TenureMix {
+  renter: number;
+  mortgage: number;
+  outright: number;
+}
+
 /**
- * The prediction over `tables` into `out`, `excluded` read for the sum it returns (see SpendingModel).
- *
- * A closure rather than a method: everything it reads (the tables, the buffers, the composition's and
- * the place cache's arrays) is a `const` of this call, and when a process binds one prediction — the
- * engine's, as in the server and in each batch worker — V8's optimizing compiler folds them in. The loops
- * then read the arrays at fixed addresses up to a constant bound, instead of re-checking each array's
- * type and length on every iteration as they do for an object's fields or a function's arguments: the
- * whole evaluation took 20–25 % less CPU than the same code as methods (bench/analysis/engine.md, in git history).
+ * One evaluation of the model at a time, with the buffers it reuses so that a call allocates nothing: the
+ * composition weigher and needs lift (which keep per-profile state), the demographic factors and the
+ * price factors of the places seen.
  */
-function bindPrediction(tables: PredictionTables, out: Float64Array, excluded: Uint8Array): BoundPrediction {
-  const { n, points, uMin, uStep, ageMin, ageMax, sizeMax } = tables;
-  const { ownerLogit, mortgageLogit, ownerByIncome, mortgageByIncome, incomeSegments, factorSegments } =
-    tables;
-  const { ageRows, sizeRows, ageMarginalRows, sizeMarginalRows, ageSizeMarginalRows, onesRow } = tables;
-  const weigher = compositionWeigher(tables.composition);
-  const { factors: typeFactors, weights } = weigher;
-  const { lift: needsLift, weighAndLift } = needsLifter(weigher, tables.size, sizeMax, n);
-  const { placeFactors, factorsAt } = placeFactorCache(tables);
-  const { pairs, pairRowAt } = demographicPairs(tables);
-  const uTop = uMin + (points - 1) * uStep;
-  let lastGeo: Geography | null = null;
-  let geoFactorAt = 0;
+class Prediction {
+  private readonly weigher: CompositionWeigher;
+  private readonly needs: NeedsLifter;
+  private readonly places: PlaceFactors;
+  private readonly demographic: Float64Array;
+  private readonly grid: GridPosition = { u: 0, interval: 0, fraction: 0 };
+  private readonly tenure: TenureMix = { renter: 0, mortgage: 0, outright: 0 };
 
-  /** The owner share: as stated, else from age and income, else from income alone. */
-  function ownerShare(
-    isHomeowner: boolean | undefined,
-    ageKnown: boolean,
-    u: number,
-    a: number,
-    k: number,
-    f: number,
-  ) {
-    if (isHomeowner !== undefined) return isHomeowner ? 1 : 0;
-    return ageKnown ? logistic(ownerLogit, u, a) : lerp(ownerByIncome, k, f);
+  constructor(private readonly tables: PredictionTables) {
+    this.weigher = compositionWeigher(tables.composition);
+    this.needs = needsLifter(this.weigher, tables.size, tables.sizeMax, tables.n);
+    this.places = new PlaceFactors(tables);
+    this.demographic = new Float64Array(tables.n);
   }
 
-  /**
-   * Where the profile's demographic factors start in `pairs`: a precomputed row for whole age and size,
-   * else row 0, written here from the rows (or income marginals) that stand in for what is not known.
-   */
-  function demographicPairAt(
-    age: number | undefined,
-    members: number | undefined,
-    k: number,
-    f: number,
-  ): number {
-    const ageKnown = age !== undefined && Number.isFinite(age);
-    const sizeKnown = members !== undefined && Number.isFinite(members);
-    if (ageKnown && sizeKnown && Number.isInteger(age) && Number.isInteger(members)) {
-      return pairRowAt(Math.min(Math.max(age, ageMin), ageMax), Math.min(Math.max(members, 1), sizeMax));
-    }
-    let firstRow = (sizeKnown ? ageMarginalRows : ageSizeMarginalRows) + k;
-    let firstF = f;
-    if (ageKnown) {
-      const x = Math.min(Math.max(age, ageMin), ageMax);
-      const ageRow = intervalOf(x, ageMin, ageMax);
-      firstRow = ageRows + ageRow;
-      firstF = x - ageMin - ageRow;
-    }
-    let secondRow = ageKnown ? sizeMarginalRows + k : onesRow;
-    let secondF = ageKnown ? f : 0;
-    if (sizeKnown) {
-      const x = Math.min(Math.max(members, 1), sizeMax);
-      const sizeRow = intervalOf(x, 1, sizeMax);
-      secondRow = sizeRows + sizeRow;
-      secondF = x - 1 - sizeRow;
-    }
-    writeDemographicPair(factorSegments, n, firstRow, firstF, secondRow, secondF, pairs, 0);
-    return 0;
-  }
-
-  /** A category's spending by income: the interpolations at rc, mc and oc weighted by the tenure mix. */
-  function spendingByIncome(
-    tenure: number,
-    rc: number,
-    mc: number,
-    oc: number,
-    f: number,
-    renterW: number,
-    mortgageW: number,
-    outrightW: number,
-  ): number {
-    if (tenure === RENTERS) return incomeSegments[rc]! + f * incomeSegments[rc + 1]!;
-    if (tenure === OWNERS) {
-      return (
-        mortgageW * (incomeSegments[mc]! + f * incomeSegments[mc + 1]!) +
-        outrightW * (incomeSegments[oc]! + f * incomeSegments[oc + 1]!)
-      );
-    }
-    return (
-      renterW * (incomeSegments[rc]! + f * incomeSegments[rc + 1]!) +
-      mortgageW * (incomeSegments[mc]! + f * incomeSegments[mc + 1]!) +
-      outrightW * (incomeSegments[oc]! + f * incomeSegments[oc + 1]!)
-    );
+  /** See SpendingModel.predict. */
+  predict(profile: Profile, geo: Geography, out: Float64Array, excluded: Uint8Array): number {
+    const { tables, grid } = this;
+    locateOnGrid(tables, profile.net_annual_income, grid);
+    mixTenure(tables, profile, grid, this.tenure);
+    writeDemographicFactors(tables, profile, grid, this.demographic);
+    this.needs.weighAndLift(profile, grid.u);
+    const included = this.writeCategories(this.places.of(geo), out, excluded);
+    writeRest(tables.n, profile.net_annual_income, out);
+    return included;
   }
 
   /**
    * Each category's spending into `out`; returns the sum over the categories not excluded. Per category:
-   * the tenure mix of the renter, with-mortgage and outright-owner interpolations by income, weighted by
-   * their shares (terms of weight 0, a given tenure, are left out: with the non-negative spending tables
-   * they add exactly +0, so the sums are the same doubles), times the demographic and price factors.
+   * the renter, with-mortgage and outright-owner interpolations by income weighted by the tenure mix, times
+   * the demographic factor, the needs lift, the household-type mixture and the place's price factor.
    */
-  function writeCategories(k: number, f: number, ownerP: number, mortgageP: number, pairAt: number): number {
-    const renterW = 1 - ownerP;
-    const mortgageW = ownerP * mortgageP;
-    const outrightW = ownerP - mortgageW;
-    const tenure = ownerP === 0 ? RENTERS : ownerP === 1 ? OWNERS : MIXED;
-    const r = k * TENURE_CLASSES.length * n * 2;
-    const m = r + 2 * n;
-    const o = m + 2 * n;
-    // Weights and factors in HOUSEHOLD_TYPES order: married couple, one parent, single or other.
-    const married = weights[0]!;
-    const oneParent = weights[1]!;
-    const single = weights[2]!;
-    // As an int32 (it is one): the tagged value was checked and untagged in every iteration of the loop.
-    const place = geoFactorAt | 0;
+  private writeCategories(placeFactors: Float64Array, out: Float64Array, excluded: Uint8Array): number {
+    const { n, incomeSegments } = this.tables;
+    const { interval, fraction } = this.grid;
+    const { renter, mortgage, outright } = this.tenure;
+    const { factors: typeFactors, weights } = this.weigher;
+    const lift = this.needs.lift;
+    // [interval][tenure class][category][lo, hi − lo], tenure classes in TENURE_CLASSES order.
+    const renterAt = interval * TENURE_CLASSES.length * n * 2;
+    const mortgageAt = renterAt + 2 * n;
+    const outrightAt = mortgageAt + 2 * n;
     let included = 0;
-    // `tenure` is the same for every category, so its branch is always predicted.
     for (let c = 0; c < n; c++) {
-      // The tenure classes' offsets as int32 sums that wrap (they stay far below 2^31): as plain sums of
-      // offsets computed per call, every one of them was checked for overflow.
-      const rc = (r + 2 * c) | 0;
-      const mc = (m + 2 * c) | 0;
-      const oc = (o + 2 * c) | 0;
-      const byIncome = spendingByIncome(tenure, rc, mc, oc, f, renterW, mortgageW, outrightW);
-      // A lift of exactly 1 (every category but a falling need without a stated type) keeps the double.
-      const demographic =
-        pairs[pairAt + c]! *
-        needsLift[c]! *
-        (married * typeFactors[3 * c]! +
-          oneParent * typeFactors[3 * c + 1]! +
-          single * typeFactors[3 * c + 2]!);
-      const value = byIncome * demographic * placeFactors[place + c]!;
+      const byIncome =
+        renter * interpolated(incomeSegments, renterAt + 2 * c, fraction) +
+        mortgage * interpolated(incomeSegments, mortgageAt + 2 * c, fraction) +
+        outright * interpolated(incomeSegments, outrightAt + 2 * c, fraction);
+      // Household types in HOUSEHOLD_TYPES order: married couple, one parent, single or other.
+      const mixture =
+        weights[0]! * typeFactors[3 * c]! +
+        weights[1]! * typeFactors[3 * c + 1]! +
+        weights[2]! * typeFactors[3 * c + 2]!;
+      const value = byIncome * (this.demographic[c]! * lift[c]! * mixture) * placeFactors[c]!;
       out[c] = value;
       // Adding +0 for an excluded category gives the same double as skipping it: a sum from +0 is never −0.
       included += excluded[c] === 1 ? 0 : value;
     }
     return included;
   }
+}
 
-  /** The categories the model does not predict: nothing, except savings, which get what is left. */
-  function writeRest(takeHome: number): void {
-    let total = 0;
-    for (let c = 0; c < n; c++) total += out[c]!;
-    for (let c = n; c < CATEGORY_COUNT; c++) out[c] = 0;
-    out[SAVINGS_INDEX] = Math.max(takeHome - total, 0);
-    out[OTHER_DEBT_INDEX] = 0;
-  }
+/** A segment's value at `fraction` of its interval: lo + fraction × (hi − lo). */
+function interpolated(segments: Float64Array, at: number, fraction: number): number {
+  return segments[at]! + fraction * segments[at + 1]!;
+}
 
-  return function predict(profile: Profile, geo: Geography): number {
-    const takeHome = profile.net_annual_income;
-    const u = Math.log(Math.max(takeHome, MIN_INCOME));
-    const t = Math.min(Math.max((u - uMin) / uStep, 0), points - 1);
-    // The last interval for t at the grid's top (f = 1 there). A min, not a branch: a branch taken only for
-    // take-home above the grid had the function compiled again (bench/analysis/engine.md, eighth round, in git history).
-    const k = Math.min(Math.floor(t), points - 2);
-    const f = t - k;
-    const age = profile.age;
-    const ageKnown = age !== undefined && Number.isFinite(age);
-    const a = ageKnown ? (age - 50) / 10 : 0;
-    // Above the grid the income tables hold their last point, and so do the tenure logits: a mortgage
-    // share still rising there moved owners toward the tenure that spends less at the top, and totals fell.
-    const uTenure = Math.min(u, uTop);
-    const ownerP = ownerShare(profile.is_homeowner, ageKnown, uTenure, a, k, f);
-    // Not needed by renters, whose mortgage weight is 0 whatever it is.
-    const mortgageP =
-      ownerP === 0 ? 0 : ageKnown ? logistic(mortgageLogit, uTenure, a) : lerp(mortgageByIncome, k, f);
-    if (geo !== lastGeo) {
-      geoFactorAt = factorsAt(geo);
-      lastGeo = geo;
-    }
-    const pairAt = demographicPairAt(age, profile.household_members, k, f);
-    weighAndLift(profile, u);
-    const included = writeCategories(k, f, ownerP, mortgageP, pairAt);
-    writeRest(takeHome);
-    return included;
-  };
+/** Places a take-home on the income grid; above the grid's top, in its last interval at fraction 1. */
+function locateOnGrid(tables: PredictionTables, takeHome: number, grid: GridPosition): void {
+  const u = Math.log(Math.max(takeHome, MIN_INCOME));
+  const t = Math.min(Math.max((u - tables.uMin) / tables.uStep, 0), tables.points - 1);
+  grid.u = u;
+  grid.interval = Math.min(Math.floor(t), tables.points - 2);
+  grid.fraction = t - grid.interval;
 }
 
 /**
- * The demographic factor is a product of two interpolated factors, each from an exact age or size row or
- * from the income marginal that stands in for an unknown one. For whole ages and sizes (all the contract
- * allows) the product is computed here once per (age, size), the same doubles as in a call: row
- * 1 + (age − ageMin) × sizeMax + size − 1, n per row. Row 0 is the current call's, for the others.
+ * The tenure mix: the owner share as stated, else from age and income, else from income alone; the
+ * mortgage share among owners likewise. Above the grid the tenure logits hold their last point, as the
+ * income tables do: a mortgage share still rising there moved owners toward the tenure that spends less at
+ * the top, and totals fell.
  */
-function demographicPairs(tables: PredictionTables): {
-  readonly pairs: Float64Array;
-  pairRowAt(age: number, size: number): number;
-} {
-  const { n, ageMin, ageMax, sizeMax, factorSegments, ageRows, sizeRows } = tables;
-  const pairs = new Float64Array((1 + (ageMax - ageMin + 1) * sizeMax) * n);
-  const pairRowAt = (age: number, size: number) => (1 + (age - ageMin) * sizeMax + size - 1) * n;
-  for (let age = ageMin; age <= ageMax; age++) {
-    const ageRow = intervalOf(age, ageMin, ageMax);
-    for (let size = 1; size <= sizeMax; size++) {
-      const sizeRow = intervalOf(size, 1, sizeMax);
-      const [firstF, secondF] = [age - ageMin - ageRow, size - 1 - sizeRow];
-      const at = pairRowAt(age, size);
-      writeDemographicPair(
-        factorSegments,
-        n,
-        ageRows + ageRow,
-        firstF,
-        sizeRows + sizeRow,
-        secondF,
-        pairs,
-        at,
-      );
-    }
+function mixTenure(tables: PredictionTables, profile: Profile, grid: GridPosition, mix: TenureMix): void {
+  const age = profile.age;
+  const ageKnown = age !== undefined && Number.isFinite(age);
+  const ageTerm = ageKnown ? (age - 50) / 10 : 0;
+  const u = Math.min(grid.u, tables.uTop);
+  const { interval, fraction } = grid;
+  const stated = profile.is_homeowner;
+  let owner: number;
+  if (stated !== undefined) owner = stated ? 1 : 0;
+  else if (ageKnown) owner = logistic(tables.ownerLogit, u, ageTerm);
+  else owner = lerp(tables.ownerByIncome, interval, fraction);
+  let mortgage = 0;
+  if (owner !== 0) {
+    mortgage = ageKnown
+      ? logistic(tables.mortgageLogit, u, ageTerm)
+      : lerp(tables.mortgageByIncome, interval, fraction);
   }
-  return { pairs, pairRowAt };
+  mix.renter = 1 - owner;
+  mix.mortgage = owner * mortgage;
+  mix.outright = owner - mix.mortgage;
 }
 
 /**
- * The price factors of every place seen, n per place, one place after another (place 0 is scratch for a
- * geography that may change, or one beyond the capacity); `factorsAt` returns where a geography's factors
- * start. One array instead of one per place: the factors are read without first loading a typed array
- * object, a likely cache miss; of fixed size, so that the prediction's compiled code can hold it.
+ * The demographic factor per category: the product of an age factor and a size factor, each interpolated
+ * in its own table, or — for a field not given — in the income marginal that stands in for it (the age ×
+ * size marginal and a factor of 1 when neither is given).
  */
-function placeFactorCache(tables: PredictionTables): {
-  readonly placeFactors: Float64Array;
-  factorsAt(geo: Geography): number;
-} {
-  const { n, region, area, rppComponent, rppElasticity, priceBudget, stateFactor, metroSizeFactor } = tables;
-  const placeFactors = new Float64Array(n * PLACE_CAPACITY);
-  const logRpp = new Float64Array(RPP_COMPONENTS.length);
-  const logPrice = new Float64Array(n);
-  let places = 1;
-  /**
-   * Where the price factors start, per Geography object (the resolver shares frozen objects, so there
-   * are only as many as distinct places), and per distinct (price parities, region, area, rent index,
-   * state, metro-size class) so that places with the same inputs share one place: a switch of geography is a WeakMap
-   * look-up, not 36 `exp` calls.
-   */
-  const factorsAtByGeo = new WeakMap<Geography, number>();
-  const factorsAtByRpp = new WeakMap<object, Map<string, number>>();
-
-  /** The metro-size class whose factors apply (estimated within urban households), else 0: none. */
-  function metroSizeOf(geo: Geography, areaSlot: number): number {
-    const size = geo.metroSize;
-    return metroSizeFactor === undefined || areaSlot !== URBAN_AREA || size === undefined || size === null
-      ? 0
-      : size;
+function writeDemographicFactors(
+  tables: PredictionTables,
+  profile: Profile,
+  grid: GridPosition,
+  into: Float64Array,
+): void {
+  const { age, household_members: members } = profile;
+  const { ageMin, ageMax, sizeMax } = tables;
+  const ageKnown = age !== undefined && Number.isFinite(age);
+  const sizeKnown = members !== undefined && Number.isFinite(members);
+  let firstRow = (sizeKnown ? tables.ageMarginalRows : tables.ageSizeMarginalRows) + grid.interval;
+  let firstF = grid.fraction;
+  if (ageKnown) {
+    const x = Math.min(Math.max(age, ageMin), ageMax);
+    const interval = intervalOf(x, ageMin, ageMax);
+    firstRow = tables.ageRows + interval;
+    firstF = x - ageMin - interval;
   }
-
-  function computeFactors(geo: Geography, regionSlot: number, areaSlot: number, at: number): void {
-    const rpp = geo.rpp;
-    logRpp[0] = Math.log(rpp.all / 100);
-    logRpp[1] = Math.log(rpp.goods / 100);
-    // BEA's parity is the area's average rent level; the ZIP's rent index places it within the area.
-    logRpp[2] = Math.log(rpp.housing / 100) + Math.log(geo.rentIndex ?? 1);
-    logRpp[3] = Math.log(rpp.utilities / 100);
-    logRpp[4] = Math.log(rpp.other / 100);
-    const state = geo.state === null ? undefined : stateFactor.get(geo.state);
-    const metroSize = metroSizeOf(geo, areaSlot);
-    writeLogPriceFactors(logRpp, rppComponent, rppElasticity, priceBudget, logPrice);
-    for (let c = 0; c < n; c++) {
-      placeFactors[at + c] =
-        Math.exp(logPrice[c]!) *
-        region[c * REGION_SLOTS.length + regionSlot]! *
-        area[c * AREA_SLOTS.length + areaSlot]! *
-        (state === undefined ? 1 : state[c]!) *
-        (metroSize === 0 ? 1 : metroSizeFactor![c * METRO_SIZE_CLASSES + metroSize - 1]!);
-    }
+  let secondRow = ageKnown ? tables.sizeMarginalRows + grid.interval : tables.onesRow;
+  let secondF = ageKnown ? grid.fraction : 0;
+  if (sizeKnown) {
+    const x = Math.min(Math.max(members, 1), sizeMax);
+    const interval = intervalOf(x, 1, sizeMax);
+    secondRow = tables.sizeRows + interval;
+    secondF = x - 1 - interval;
   }
+  writeDemographicPair(tables.factorSegments, tables.n, firstRow, firstF, secondRow, secondF, into);
+}
 
-  /** Where the factors of a place not cached by Geography object start, computing them on first sight. */
-  function placeAt(geo: Geography, regionSlot: number, areaSlot: number): number {
-    let byPlace = factorsAtByRpp.get(geo.rpp);
-    if (byPlace === undefined) {
-      byPlace = new Map();
-      factorsAtByRpp.set(geo.rpp, byPlace);
-    }
-    const stateKey = geo.state !== null && stateFactor.has(geo.state) ? geo.state : '';
-    const place = `${regionSlot}|${areaSlot}|${geo.rentIndex ?? 1}|${stateKey}|${metroSizeOf(geo, areaSlot)}`;
-    const known = byPlace.get(place);
+/** The categories the model does not predict: nothing, except savings, which get what is left. */
+function writeRest(n: number, takeHome: number, out: Float64Array): void {
+  let total = 0;
+  for (let c = 0; c < n; c++) total += out[c]!;
+  for (let c = n; c < CATEGORY_COUNT; c++) out[c] = 0;
+  out[SAVINGS_INDEX] = Math.max(takeHome - total, 0);
+  out[OTHER_DEBT_INDEX] = 0;
+}
+
+/**
+ * The price factors of each place, n per place, computed on first sight: a place's factors take 36 `exp`
+ * calls. Kept per Geography object (the resolver shares one frozen object per distinct place) and per
+ * distinct inputs (price parities, region, area, rent index, state, metro-size class), up to
+ * PLACE_CAPACITY places; beyond that, computed on each call.
+ */
+class PlaceFactors {
+  private readonly byGeography = new WeakMap<Geography, Float64Array>();
+  private readonly byInputs = new Map<string, Float64Array>();
+
+  constructor(private readonly tables: PredictionTables) {}
+
+  of(geo: Geography): Float64Array {
+    const known = this.byGeography.get(geo);
     if (known !== undefined) return known;
-    if (places === PLACE_CAPACITY) {
-      computeFactors(geo, regionSlot, areaSlot, 0);
-      return 0;
+    const slots = placeSlots(this.tables, geo);
+    const key = placeKey(this.tables, geo, slots);
+    let factors = this.byInputs.get(key);
+    if (factors === undefined) {
+      factors = placeFactors(this.tables, geo, slots);
+      if (this.byInputs.size < PLACE_CAPACITY) this.byInputs.set(key, factors);
     }
-    const at = places++ * n;
-    computeFactors(geo, regionSlot, areaSlot, at);
-    byPlace.set(place, at);
-    return at;
+    // Only an immutable place can be remembered by its object: its factors cannot go stale.
+    if (Object.isFrozen(geo) && Object.isFrozen(geo.rpp)) this.byGeography.set(geo, factors);
+    return factors;
   }
+}
 
-  function factorsAt(geo: Geography): number {
-    const cached = factorsAtByGeo.get(geo);
-    if (cached !== undefined) return cached;
-    const regionSlot = geo.region === null ? UNKNOWN_REGION : (REGION_SLOT[geo.region] ?? UNKNOWN_REGION);
-    const areaSlot = geo.urban === null ? UNKNOWN_AREA : geo.urban ? URBAN_AREA : 0;
-    // Cached only for immutable inputs (the resolver's interned objects), so factors cannot go stale.
-    if (!Object.isFrozen(geo) || !Object.isFrozen(geo.rpp)) {
-      computeFactors(geo, regionSlot, areaSlot, 0);
-      return 0;
-    }
-    const at = placeAt(geo, regionSlot, areaSlot);
-    // At capacity, place 0 is scratch: not a place to remember this Geography by.
-    if (at !== 0) factorsAtByGeo.set(geo, at);
-    return at;
+/** A place's slots in the artifact's region, area and metro-size tables. */
+interface PlaceSlots {
+  readonly region: number;
+  readonly area: number;
+  /** The metro-size class whose factors apply (estimated within urban households), else 0: none. */
+  readonly metroSize: number;
+}
+
+function placeSlots(tables: PredictionTables, geo: Geography): PlaceSlots {
+  const region = geo.region === null ? UNKNOWN_REGION : (REGION_SLOT[geo.region] ?? UNKNOWN_REGION);
+  const area = geo.urban === null ? UNKNOWN_AREA : geo.urban ? URBAN_AREA : 0;
+  const size = geo.metroSize;
+  const hasSize = tables.metroSizeFactor !== undefined && area === URBAN_AREA && size !== undefined;
+  return { region, area, metroSize: hasSize && size !== null ? size : 0 };
+}
+
+/** Everything a place's factors depend on, as a key. */
+function placeKey(tables: PredictionTables, geo: Geography, slots: PlaceSlots): string {
+  const { all, goods, housing, utilities, other } = geo.rpp;
+  const state = geo.state !== null && tables.stateFactor.has(geo.state) ? geo.state : '';
+  const rpp = `${all}|${goods}|${housing}|${utilities}|${other}`;
+  return `${rpp}|${slots.region}|${slots.area}|${geo.rentIndex ?? 1}|${state}|${slots.metroSize}`;
+}
+
+/** A place's price factor per category: price level, region, area, state and metro size. */
+function placeFactors(tables: PredictionTables, geo: Geography, slots: PlaceSlots): Float64Array {
+  const { n, region, area, stateFactor, metroSizeFactor } = tables;
+  const rpp = geo.rpp;
+  const logRpp = new Float64Array(RPP_COMPONENTS.length);
+  logRpp[0] = Math.log(rpp.all / 100);
+  logRpp[1] = Math.log(rpp.goods / 100);
+  // BEA's parity is the area's average rent level; the ZIP's rent index places it within the area.
+  logRpp[2] = Math.log(rpp.housing / 100) + Math.log(geo.rentIndex ?? 1);
+  logRpp[3] = Math.log(rpp.utilities / 100);
+  logRpp[4] = Math.log(rpp.other / 100);
+  const logPrice = new Float64Array(n);
+  writeLogPriceFactors(logRpp, tables.rppComponent, tables.rppElasticity, tables.priceBudget, logPrice);
+  const state = geo.state === null ? undefined : stateFactor.get(geo.state);
+  const factors = new Float64Array(n);
+  for (let c = 0; c < n; c++) {
+    factors[c] =
+      Math.exp(logPrice[c]!) *
+      region[c * REGION_SLOTS.length + slots.region]! *
+      area[c * AREA_SLOTS.length + slots.area]! *
+      (state === undefined ? 1 : state[c]!) *
+      (slots.metroSize === 0 ? 1 : metroSizeFactor![c * METRO_SIZE_CLASSES + slots.metroSize - 1]!);
   }
-
-  return { placeFactors, factorsAt };
+  return factors;
 }
 
 /** `predict`'s default: no category excluded from the sum it returns. */
@@ -515,8 +445,8 @@ function intervalOf(x: number, lo: number, hi: number): number {
 }
 
 /**
- * The product of two interpolated demographic factors per category, into into[at…at+n): rows of
- * `factorSegments` ([lo, hi − lo] per category) and the fractions within them.
+ * The product of two interpolated demographic factors per category, into `into`: rows of `factorSegments`
+ * ([lo, hi − lo] per category) and the fractions within them.
  */
 function writeDemographicPair(
   factorSegments: Float64Array,
@@ -526,14 +456,13 @@ function writeDemographicPair(
   secondRow: number,
   secondF: number,
   into: Float64Array,
-  at: number,
 ): void {
   const first = firstRow * n * 2;
   const second = secondRow * n * 2;
   for (let c = 0; c < n; c++) {
-    into[at + c] =
-      (factorSegments[first + 2 * c]! + firstF * factorSegments[first + 2 * c + 1]!) *
-      (factorSegments[second + 2 * c]! + secondF * factorSegments[second + 2 * c + 1]!);
+    into[c] =
+      interpolated(factorSegments, first + 2 * c, firstF) *
+      interpolated(factorSegments, second + 2 * c, secondF);
   }
 }
 

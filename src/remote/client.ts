@@ -18,7 +18,8 @@ import { OPERATION_PATHS, PUBLIC_PATHS, SERVICE_PATHS } from '../server/endpoint
 import { explainedScoreResponseSchema } from '../server/operations.js';
 import { EngineInfo, EVALUATE_ROWS_MEDIA_TYPE } from '../server/service-schemas.js';
 import { AmountsAnswer } from './amounts-answer.js';
-import { CheckedAnswer, OffContractAnswer } from './checked-answer.js';
+import { boundedOutcome } from './answer-bounds.js';
+import { CheckedAnswer, OffContractAnswer, offContractRejection } from './checked-answer.js';
 import {
   EvaluateAnswer,
   explainedValues,
@@ -87,9 +88,11 @@ const ENGINE_INFO = new CheckedAnswer(EngineInfo);
 const readBudget: AnswerReader<Float64Array> = (body) => BUDGET_ANSWER.read(body);
 const readModel: AnswerReader<Float64Array> = (body) => MODEL_ANSWER.read(body);
 
-/** The scores with their `details`, which the batch's explanation columns are read from (jobs/score). */
+/** The scores with their `details`, which the batch's explanation columns are read from (jobs/batch/score). */
 const EXPLAINED_SCORE_PATH = `${OPERATION_PATHS.score}?explain=true`;
 const EXPLAINED_EVALUATE_PATH = `${SERVICE_PATHS.evaluate}?explain=true`;
+/** The three operations one household is scored with when the server has no evaluate, as reasons name them. */
+const BUDGET_MODEL_SCORE = `${OPERATION_PATHS.budget}, ${OPERATION_PATHS.model} and ${OPERATION_PATHS.score}`;
 /** The evaluate answer in rows where the server offers it, else JSON. */
 const ROWS_OR_JSON = `${EVALUATE_ROWS_MEDIA_TYPE}, application/json;q=0.5`;
 
@@ -205,9 +208,10 @@ export class RemoteClient {
    * The outcomes of many households in one POST /v1.0/households/evaluate, in order: each household's
    * answer, or its field errors as the operations would name them. Asks for the answer in rows, which a
    * server that offers them gives (any other answers JSON). A request that fails as a whole (after its
-   * retries) rejects every household in it with the same reason.
+   * retries) rejects every household in it with the same reason. `rows` false asks for JSON alone: the
+   * rows answer carries no lender mode, which a job with loans reads.
    */
-  households(bodies: readonly unknown[]): Promise<RemoteOutcome[]> {
+  households(bodies: readonly unknown[], rows = true): Promise<RemoteOutcome[]> {
     const bytes = Buffer.from(JSON.stringify({ households: bodies }));
     const read: AnswerReader<RemoteOutcome[]> = (body, contentType) => {
       const outcomes = this.evaluateAnswer.read(body, contentType, bodies.length);
@@ -227,7 +231,7 @@ export class RemoteClient {
         (outcome) => {
           resolve(outcome.ok ? outcome.value : bodies.map(() => outcome));
         },
-        ROWS_OR_JSON,
+        rows ? ROWS_OR_JSON : 'application/json',
       );
     });
   }
@@ -249,7 +253,7 @@ export class RemoteClient {
             model: model.value,
             ...explainedValues(score.value, this.scoreKey),
           };
-          resolve({ ok: true, value });
+          resolve(boundedOutcome(value, BUDGET_MODEL_SCORE));
         }
       };
       this.call(OPERATION_PATHS.budget, bytes, readBudget, 0, reject, (outcome) => {
@@ -437,13 +441,7 @@ export class RemoteClient {
  * reasons, never written, and not retried (a server off the contract answers the same again).
  */
 function offContract(path: string, answer: OffContractAnswer): RemoteRejection {
-  return {
-    ok: false,
-    errors: [
-      { path: '', message: `remote ${path} answered off the contract: ${answer.problems.join('; ')}` },
-    ],
-    reason: 'remote: answer off the contract',
-  };
+  return offContractRejection(path, answer.problems);
 }
 
 /** A 429 (this key throttled) or 5xx answer, with the wait its Retry-After asks for. */

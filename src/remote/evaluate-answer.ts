@@ -8,6 +8,7 @@
 import { CATEGORIES, type Category } from '../contract/categories.js';
 import { type ErrorItem, PSA_KEY, SAVINGS_SCORE_KEY, type ScoreResponse } from '../contract/schemas.js';
 import type { ScoreDetails } from '../engine/score-details.js';
+import { SERVICE_PATHS } from '../server/endpoints.js';
 import {
   EVALUATE_ROWS_MEDIA_TYPE,
   evaluateAnswerSchema,
@@ -16,7 +17,8 @@ import {
   rowColumns,
 } from '../server/service-schemas.js';
 import { amountsOf } from './amounts-answer.js';
-import { CheckedAnswer, OffContractAnswer } from './checked-answer.js';
+import { boundedOutcome } from './answer-bounds.js';
+import { CheckedAnswer, OffContractAnswer, offContractRejection } from './checked-answer.js';
 
 /** The score's explanation as the scored file's columns read it, codes joined by `;`. */
 export interface RemoteExplanation {
@@ -27,6 +29,16 @@ export interface RemoteExplanation {
   readonly percentile: number;
   readonly reasons: string;
   readonly flags: string;
+  /** Lender mode, when the request had a `loan` and the answer is JSON (the rows answer carries none). */
+  readonly lending?: RemoteLending;
+}
+
+/** `details.lending` as the scored file's lending columns read it, reason codes joined by `;`. */
+export interface RemoteLending {
+  readonly surplus: number;
+  readonly index: number;
+  readonly score: number;
+  readonly reasons: string;
 }
 
 /** One household's answer: amounts in CATEGORIES order, the score answer's values as numbers, its explanation. */
@@ -64,6 +76,16 @@ export function explainedValues(score: ScoreResponse, scoreKey: string) {
       percentile: details.percentile,
       reasons: joinedCodes(details.reasons),
       flags: joinedCodes(details.flags),
+      ...(details.lending === undefined
+        ? {}
+        : {
+            lending: {
+              surplus: details.lending.surplus,
+              index: details.lending.index,
+              score: details.lending.score,
+              reasons: joinedCodes(details.lending.reasons),
+            },
+          }),
     },
   };
 }
@@ -126,7 +148,7 @@ export class EvaluateAnswer {
   private readonly rowHousehold: (row: readonly unknown[]) => RemoteHousehold;
 
   constructor(private readonly scoreKey: string) {
-    this.json = new CheckedAnswer(evaluateAnswerSchema(scoreKey, true));
+    this.json = new CheckedAnswer(evaluateAnswerSchema(scoreKey, true), undefined, 'households');
     const columns = rowColumns(scoreKey, true);
     const names = columns.map(([name]) => name);
     // A value's problem names its column, `/households/7/budget.food_home`, not its index in the row.
@@ -134,7 +156,7 @@ export class EvaluateAnswer {
       path.replace(/^(\/households\/\d+\/)(\d+)$/, (whole, row: string, column: string) =>
         names[Number(column)] === undefined ? whole : `${row}${names[Number(column)]}`,
       );
-    this.rows = new CheckedAnswer(evaluateRowsAnswerSchema(columns), columnNamed);
+    this.rows = new CheckedAnswer(evaluateRowsAnswerSchema(columns), columnNamed, 'households');
     this.rowHousehold = rowReader(names, scoreKey);
   }
 
@@ -144,25 +166,33 @@ export class EvaluateAnswer {
    */
   read(body: Buffer, contentType: string | undefined, count: number) {
     const rows = inRows(contentType);
-    const answer = rows ? this.rows.read(body) : this.json.read(body);
-    if (answer === undefined || answer instanceof OffContractAnswer) return answer;
+    const checked = rows ? this.rows.read(body) : this.json.read(body);
+    if (checked === undefined) return checked;
+    // Problems inside some households only: those rows are rejected, the others read.
+    const bad = checked instanceof OffContractAnswer ? checked.items : undefined;
+    if (checked instanceof OffContractAnswer && bad === undefined) return checked;
+    const answer = checked instanceof OffContractAnswer ? checked.answer : checked;
     const { households } = answer as { households: readonly unknown[] };
     if (households.length !== count)
       return new OffContractAnswer([`/households has ${households.length} answers for ${count} households`]);
     return households.map((item, index): RemoteOutcome => {
+      const problems = bad?.get(index);
+      if (problems !== undefined) return offContractRejection(SERVICE_PATHS.evaluate, problems);
       if (isRejection(item)) return rejected(item, index);
-      if (rows) return { ok: true, value: this.rowHousehold(item as unknown[]) };
-      const { budget, model, score } = item as {
-        budget: Record<Category, number>;
-        model: Record<Category, number>;
-        score: ScoreResponse;
-      };
-      const value = {
-        budget: amountsOf(budget),
-        model: amountsOf(model),
-        ...explainedValues(score, this.scoreKey),
-      };
-      return { ok: true, value };
+      return this.bounded(rows ? this.rowHousehold(item as unknown[]) : this.jsonHousehold(item), index);
     });
+  }
+
+  private jsonHousehold(item: unknown): RemoteHousehold {
+    const { budget, model, score } = item as {
+      budget: Record<Category, number>;
+      model: Record<Category, number>;
+      score: ScoreResponse;
+    };
+    return { budget: amountsOf(budget), model: amountsOf(model), ...explainedValues(score, this.scoreKey) };
+  }
+
+  private bounded(value: RemoteHousehold, index: number): RemoteOutcome {
+    return boundedOutcome(value, SERVICE_PATHS.evaluate, `/households/${index}/`);
   }
 }

@@ -10,7 +10,9 @@ import type { KeyStore } from '../keys/key-store.js';
 import { logAndMeasureRequests } from './access-log.js';
 import { enforceRouteScopes } from './auth.js';
 import type { ServerConfig } from './config.js';
+import { capConnectionsPerAddress, connectionsPerAddress } from './connection-limits.js';
 import { answerRoutingError, installErrorAnswers } from './errors.js';
+import { readJsonBodiesOnly } from './json-body.js';
 import { createLogger } from './logger.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { buildOpenApiDocument } from './openapi.js';
@@ -59,18 +61,26 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     trustProxy: (config.trustProxy ?? false) as boolean,
     ...(config.tls === undefined
       ? { http: limits }
-      : { https: { ...tlsServerOptions(config.tls), ...limits } as never }),
+      : {
+          // Node's default handshake timeout is 120 s: a silent TLS client would hold its slot that long.
+          https: {
+            ...tlsServerOptions(config.tls),
+            handshakeTimeout: config.headersTimeoutMs,
+            ...limits,
+          } as never,
+        }),
   });
   app.server.maxConnections = config.maxConnections;
+  capConnectionsPerAddress(app.server, connectionsPerAddress(config));
 
   const limiter = installRateLimiter(app, config.redisUrl);
   // Both hooks must exist before the first route is added: they inspect every route.
   enforceRouteScopes(app, { keyStore, defaultRateLimit: config.rateLimit, limiter });
   installErrorAnswers(app);
   installSecurityHeaders(app, { tls: config.tls !== undefined });
-  acceptJsonBodiesOnly(app, config.acceptTextPlainJson);
+  readJsonBodiesOnly(app, config.acceptTextPlainJson);
 
-  logAndMeasureRequests(app, options.metrics ?? createMetrics());
+  logAndMeasureRequests(app, options.metrics ?? createMetrics(), { enabled: config.accessLog });
   app.register(underPressure, {
     maxEventLoopDelay: config.maxEventLoopDelayMs,
     sampleInterval: config.pressureSampleIntervalMs,
@@ -85,14 +95,4 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     buildOpenApiDocument({ scoreKey: engine.scoreKey, modelVersion: engine.modelVersion }),
   );
   return app;
-}
-
-/**
- * Fastify's default text/plain parser would let other bodies through. With `acceptTextPlainJson`, a
- * text/plain body is parsed as JSON, exactly as application/json is.
- */
-function acceptJsonBodiesOnly(app: FastifyInstance, acceptTextPlainJson: boolean): void {
-  app.removeContentTypeParser('text/plain');
-  if (acceptTextPlainJson)
-    app.addContentTypeParser('text/plain', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
 }

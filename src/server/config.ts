@@ -27,7 +27,7 @@ export interface ServerConfig {
   readonly maxEventLoopDelayMs: number;
   /** How often the event-loop delay is sampled. */
   readonly pressureSampleIntervalMs: number;
-  /** Time a client gets to send the request line and headers. */
+  /** Time a client gets to finish the TLS handshake, and then to send the request line and headers. */
   readonly headersTimeoutMs: number;
   /** Time a client gets to send the whole request, body included. */
   readonly requestTimeoutMs: number;
@@ -35,6 +35,13 @@ export interface ServerConfig {
   readonly keepAliveTimeoutMs: number;
   /** Open connections accepted at once; further connections are closed on arrival. */
   readonly maxConnections: number;
+  /**
+   * Open connections one client address may hold; 0 for no cap. Unset: 64, or none behind a trusted
+   * proxy (connection-limits.ts).
+   */
+  readonly maxConnectionsPerAddress?: number;
+  /** One line per answered request (access-log.ts), whatever the logger's level. */
+  readonly accessLog: boolean;
   /** The server speaks HTTPS when given. */
   readonly tls?: TlsConfig;
   /**
@@ -67,5 +74,6 @@ export const DEFAULT_SERVER_CONFIG: ServerConfig = {
   // server is closing.
   keepAliveTimeoutMs: 72_000,
   maxConnections: 1024,
+  accessLog: true,
   acceptTextPlainJson: false,
 };

@@ -6,6 +6,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { invalidRequest } from '../contract/validate.js';
+import { DuplicateKeyError } from './json-body.js';
 
 /** Messages for the body-parsing errors Fastify raises before a handler runs (path '' = the whole body). */
 const BODY_PARSING_ERRORS: Readonly<Record<string, string>> = {
@@ -33,6 +34,11 @@ const invalidBody = (message: string): ErrorAnswer => ({
 });
 
 function answerFor(error: FastifyError): ErrorAnswer {
+  if (error instanceof DuplicateKeyError)
+    return {
+      status: 400,
+      body: invalidRequest([{ path: error.pointer, message: 'is given more than once' }]),
+    };
   const bodyMessage = BODY_PARSING_ERRORS[error.code];
   if (bodyMessage !== undefined) return invalidBody(bodyMessage);
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return { status: 413, body: BODY_TOO_LARGE };

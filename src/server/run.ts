@@ -5,8 +5,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
+import type { FastifyInstance } from 'fastify';
 import type { Level, Logger } from 'pino';
-import { openKeyStore } from '../keys/key-store.js';
+import { openKeyStore } from '../keys/open-key-store.js';
 import { loadEngine } from '../runtime/load-engine.js';
 import { buildAdminServer } from './admin-server.js';
 import { buildServer } from './build-server.js';
@@ -38,6 +39,8 @@ export interface RunServerOptions {
     | 'requestTimeoutMs'
     | 'keepAliveTimeoutMs'
     | 'maxConnections'
+    | 'maxConnectionsPerAddress'
+    | 'accessLog'
     | 'trustProxy'
     | 'redisUrl'
     | 'acceptTextPlainJson'
@@ -88,45 +91,67 @@ export async function runServer(options: RunServerOptions): Promise<void> {
     scoreKey: options.scoreKey,
   });
   const keyStore = await openKeyStore(keyStoreOptions(options, logger));
-  const metrics = createMetrics();
-  const app = buildServer({
-    config: { ...DEFAULT_SERVER_CONFIG, ...options.server, ...(await readTls(options.tls)) },
-    engine,
-    keyStore,
-    logger,
-    metrics,
-  });
-  const admin = buildAdminServer({ engine, keyStore, metrics, logger, api: app });
   const stopped = nextStopSignal();
   try {
-    if (options.tls === undefined && !isLoopback(options.host))
-      logger.warn(
-        { host: options.host },
-        'serving plain HTTP on a non-loopback address: keys and bodies cross the network unencrypted unless a TLS proxy is in front',
-      );
-    await app.listen({ host: options.host, port: options.port });
-    await admin.listen({ host: options.adminHost, port: options.adminPort });
+    const metrics = createMetrics();
+    const app = buildServer({
+      config: { ...DEFAULT_SERVER_CONFIG, ...options.server, ...(await readTls(options.tls)) },
+      engine,
+      keyStore,
+      logger,
+      metrics,
+    });
+    const admin = buildAdminServer({ engine, keyStore, metrics, logger, api: app });
+    await listenOrClose([app, admin], options, logger);
     logger.info({ modelVersion: engine.modelVersion, activeKeys: keyStore.size }, 'ready');
     logger.flush();
-    const signal = await stopped;
-    logger.info({ signal }, 'stopping: no new connections, finishing in-flight requests');
-    const giveUp = setTimeout(() => {
-      logger.error(
-        { timeoutMs: options.shutdownTimeoutMs },
-        'in-flight requests did not finish in time; exiting',
-      );
-      process.exit(1);
-    }, options.shutdownTimeoutMs);
-    giveUp.unref();
-    await app.close();
-    await admin.close();
-    clearTimeout(giveUp);
-    logger.info('stopped');
+    await stopOnSignal(await stopped, [app, admin], options.shutdownTimeoutMs, logger);
   } finally {
     keyStore.close();
     clearInterval(flushLogs);
     logger.flush();
   }
+}
+
+/**
+ * Both listeners, or neither: when one cannot listen (its port taken, its address missing), the other is
+ * closed again and the error thrown, so that the process exits instead of serving half started.
+ */
+async function listenOrClose(
+  [app, admin]: readonly [FastifyInstance, FastifyInstance],
+  options: RunServerOptions,
+  logger: Logger,
+): Promise<void> {
+  if (options.tls === undefined && !isLoopback(options.host))
+    logger.warn(
+      { host: options.host },
+      'serving plain HTTP on a non-loopback address: keys and bodies cross the network unencrypted unless a TLS proxy is in front',
+    );
+  try {
+    await app.listen({ host: options.host, port: options.port });
+    await admin.listen({ host: options.adminHost, port: options.adminPort });
+  } catch (error) {
+    logger.error({ err: error }, 'could not start; closing the listeners');
+    await Promise.allSettled([app.close(), admin.close()]);
+    throw error;
+  }
+}
+
+async function stopOnSignal(
+  signal: NodeJS.Signals,
+  listeners: readonly FastifyInstance[],
+  shutdownTimeoutMs: number,
+  logger: Logger,
+): Promise<void> {
+  logger.info({ signal }, 'stopping: no new connections, finishing in-flight requests');
+  const giveUp = setTimeout(() => {
+    logger.error({ timeoutMs: shutdownTimeoutMs }, 'in-flight requests did not finish in time; exiting');
+    process.exit(1);
+  }, shutdownTimeoutMs);
+  giveUp.unref();
+  for (const listener of listeners) await listener.close();
+  clearTimeout(giveUp);
+  logger.info('stopped');
 }
 
 /** Keys from the file when one is named (Redis then only shares the rate-limit counters), else from Redis. */

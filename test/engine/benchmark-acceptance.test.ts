@@ -62,7 +62,11 @@ describe('the 10021 single renter on $60k, benchmark basis', () => {
 });
 
 describe('food at home against USDA Thrifty (data/reference/benchmark-floors.json)', () => {
-  const foodBenchmark = (demographics: { household_members: number } & Record<string, unknown>) => {
+  const foodBenchmark = (demographics: {
+    zip: string;
+    net_annual_income: number;
+    household_members: number;
+  }) => {
     const figures = engine.householdFigures({ demographics });
     if (!figures.ok) throw new Error('rejected');
     const food = CATEGORY_INDEX.food_home;

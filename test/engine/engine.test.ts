@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CATEGORIES, type Category, OTHER_DEBT_INDEX } from '../../src/contract/categories.js';
-import { createEngine } from '../../src/engine/create-engine.js';
+import { createEngine, UNKNOWN_ZIP_MESSAGE } from '../../src/engine/create-engine.js';
 import type { Engine } from '../../src/engine/types.js';
 import type { SpendingModel } from '../../src/model/types.js';
 import { fakeGeo, fakeModel } from './fakes.js';
@@ -314,8 +314,18 @@ describe('household (batch entry point)', () => {
     });
   });
 
-  it('reports a national fallback as such', () => {
-    const result = engine.household(request(undefined, { zip: '00000' }));
+  it('household, ZIP the geography does not know (00000), is refused naming the field', () => {
+    expect(engine.household(request(undefined, { zip: '00000' }))).toEqual({
+      ok: false,
+      error: {
+        message: 'Invalid request body',
+        errors: [{ path: '/demographics/zip', message: UNKNOWN_ZIP_MESSAGE }],
+      },
+    });
+  });
+
+  it('household, ZIP known only as national (fake geography, 10001), reports the fallback as such', () => {
+    const result = engine.household(request(undefined, { zip: '10001' }));
     expect(result.ok && result.value.geo).toEqual({ geo_level: 'national', state: null, cbsa: null });
   });
 

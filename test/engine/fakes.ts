@@ -68,8 +68,14 @@ const ALABAMA: Geography = {
   rppScope: 'metro',
 };
 
-/** ZIPs starting with 352 resolve at ZIP level in Birmingham, AL; everything else falls back to national. */
+/**
+ * ZIPs starting with 352 resolve at ZIP level in Birmingham, AL; everything else falls back to national,
+ * and prefixes 000 and 999 (unassigned by USPS) are unknown.
+ */
 export const fakeGeo: GeoResolver = {
+  knows: (zip5) => !zip5.startsWith('000') && !zip5.startsWith('999'),
+  resolvePrefix: (zip3) =>
+    zip3 === '352' ? { ...ALABAMA, level: 'zip3', cbsa: null, urban: null } : undefined,
   resolve: (zip5) =>
     zip5.startsWith('352')
       ? ALABAMA

@@ -9,12 +9,13 @@ import type { GroupedInput, Transformer } from '../../src/contract/schemas.js';
 import { groupShares, statedWithGroups } from '../../src/engine/grouping.js';
 import { aliasedAmounts } from '../../src/engine/transform.js';
 import type { Engine, LocalEngine } from '../../src/engine/types.js';
+import { knownZip5 } from '../support/known-zips.js';
 import { engineUnderTest } from './engine-under-test.js';
 
 const { engine, label } = await engineUnderTest();
 
 const demographics = fc.record({
-  zip: fc.integer({ min: 0, max: 99_999 }).map((n) => String(n).padStart(5, '0')),
+  zip: knownZip5,
   net_annual_income: fc.integer({ min: 1_000, max: 400_000 }),
   age: fc.integer({ min: 15, max: 120 }),
   household_members: fc.integer({ min: 1, max: 20 }),

@@ -16,9 +16,10 @@ const listed = (zip: string) => extract.zips.some((row) => row.zip === zip);
 const stateRpp = (state: string) => extract.states.find((row) => row.state === state)?.rpp;
 
 describe('resolve: fallbacks', () => {
-  it('resolve, unlisted ZIP 35299 with assigned prefix 352, is zip3 level in AL with the AL SARPP', () => {
-    expect(listed('35299')).toBe(false);
-    expect(geo.resolve('35299')).toEqual({
+  it('resolve, unlisted ZIP 35250 inside the span of prefix 352, is zip3 level in AL with the AL SARPP', () => {
+    expect(listed('35250')).toBe(false);
+    expect(geo.knows('35250')).toBe(true);
+    expect(geo.resolve('35250')).toEqual({
       level: 'zip3',
       state: 'AL',
       cbsa: null,
@@ -44,6 +45,15 @@ describe('resolve: fallbacks', () => {
     };
     for (const zip of ['00000', '00212', '21300']) {
       expect(geo.resolve(zip)).toEqual({ ...national, rpp: stateRpp('US') });
+      expect(geo.knows(zip)).toBe(false);
+    }
+  });
+
+  it('resolve, 99999 and 35299 (assigned prefixes, past the last ZIP listed in them: 99950, 35298), are national and unknown', () => {
+    for (const zip of ['99999', '35299']) {
+      expect(listed(zip)).toBe(false);
+      expect(geo.resolve(zip).level).toBe('national');
+      expect(geo.knows(zip)).toBe(false);
     }
   });
 
@@ -52,15 +62,26 @@ describe('resolve: fallbacks', () => {
     expect(geo.resolve('00001').level).toBe('national');
   });
 
-  it('resolve, USPS exception 96941 (Micronesia, inside Guam prefix 969) not in any ZIP source, is state level FM', () => {
+  it('resolve, USPS exception 96941 (Micronesia, inside Guam prefix 969) not in any ZIP source, is FM outside coverage', () => {
     // zip5_state_exceptions_zipstate_cc0.csv: 96941 → FM; BEA publishes no RPP for the territories.
     expect(listed('96941')).toBe(false);
-    expect(geo.resolve('96941')).toMatchObject({ level: 'state', state: 'FM', rppScope: 'national' });
+    expect(geo.resolve('96941')).toMatchObject({ level: 'outside', state: 'FM', rppScope: 'national' });
   });
 
-  it('resolve, APO 09001 (military, no state in GeoNames), is zip3 level AA/AE with national prices', () => {
+  it('resolve, territories San Juan PR 00901, St Thomas VI 00802, Hagåtña GU 96910, are outside coverage at national prices', () => {
+    for (const [zip, state] of [
+      ['00901', 'PR'],
+      ['00802', 'VI'],
+      ['96910', 'GU'],
+    ] as const) {
+      expect(geo.resolve(zip)).toMatchObject({ level: 'outside', state, region: null, rppScope: 'national' });
+    }
+  });
+
+  it('resolve, APO 09001 (military, no state in GeoNames, no ZIP listed in prefix 090), is AE outside coverage at national prices', () => {
+    expect(geo.knows('09001')).toBe(true);
     expect(geo.resolve('09001')).toMatchObject({
-      level: 'zip3',
+      level: 'outside',
       state: 'AE',
       region: null,
       rppScope: 'national',
@@ -84,9 +105,9 @@ describe('resolve: fallbacks', () => {
     });
   });
 
-  it('resolve, San Juan PR 00901 (no SARPP, no MARPP for Puerto Rico), is zip level PR with national prices', () => {
+  it('resolve, San Juan PR 00901 (no SARPP, no MARPP for Puerto Rico), is PR outside coverage with national prices', () => {
     expect(geo.resolve('00901')).toMatchObject({
-      level: 'zip',
+      level: 'outside',
       state: 'PR',
       region: null,
       rpp: stateRpp('US'),
@@ -104,6 +125,10 @@ describe('resolve: every 5-digit string', () => {
       }
       if ((geography.state === null) !== (geography.level === 'national'))
         throw new Error(`${n}: state vs level`);
+      if (geo.knows(String(n).padStart(5, '0')) === (geography.level === 'national'))
+        throw new Error(`${n}: known vs level`);
+      if ((geography.region === null) !== (geography.level === 'national' || geography.level === 'outside'))
+        throw new Error(`${n}: region vs coverage`);
     }
   });
 });

@@ -25,7 +25,7 @@ describe('resolve: verified lookups from the raw-data README', () => {
       rpp: { all: 92.57, goods: 95.05, housing: 72.09, utilities: 90.68, other: 98.68 },
       rppScope: 'metro',
       rentIndex: 0.91,
-      // CBSA population 2012: 1,136,650 (cbsa_2020.psv) → class 3, 0.33–1.19 million.
+      // CBSA population 2012: 1,136,650 (its 2023 counties in the county file) → class 3, 0.33–1.19 million.
       metroSize: 3,
     });
   });
@@ -64,20 +64,31 @@ describe('resolve: verified lookups from the raw-data README', () => {
     });
   });
 
-  it('resolve, 59001 Absarokee (county CBSA code 0), is rural MT with no CBSA and the MT SARPP', () => {
-    // README: county 30095 Stillwater, no CBSA, RUCA 10 → MT SARPP 90.24, housing 76.74. The county file
-    // gives this county cbsa_code 0, which must not match BEA's GeoFIPS 0 (US = 100). SARPP 2023
-    // (bea_sarpp_state_2008_2023.csv, GeoFIPS 30000, lines 5–9): 90.244 94.290 76.743 72.862 93.451.
+  it('resolve, 59001 Absarokee (Stillwater County, added to the Billings metro in 2023), is rural MT in CBSA 13740 with the Billings MARPP', () => {
+    // README: county 30095 Stillwater, RUCA 10. The 2023 delineation (census_cbsa_delineation_2023_list1.csv)
+    // puts Stillwater County in 13740 Billings, MT as an outlying county (the 2020 county file: cbsa_code 0).
+    // MARPP 2023 Billings (bea_marpp_msa_2023.csv, GeoFIPS 13740): 89.61 94.29 72.98 72.39 93.45.
     expect(geo.resolve('59001')).toEqual({
       level: 'zip',
       state: 'MT',
-      cbsa: null,
+      cbsa: '13740',
       region: 'west',
       urban: false,
-      rpp: { all: 90.244, goods: 94.29, housing: 76.743, utilities: 72.862, other: 93.451 },
-      rppScope: 'state',
-      rentIndex: 0.9,
-      metroSize: null,
+      rpp: { all: 89.61, goods: 94.29, housing: 72.98, utilities: 72.39, other: 93.45 },
+      rppScope: 'metro',
+      rentIndex: 0.87,
+      // 171,204 people in 2012 (Yellowstone, Carbon, Golden Valley and Stillwater) → class 4; rural, so the
+      // class's factors do not apply.
+      metroSize: 4,
+    });
+  });
+
+  it('resolve, 44113 Cleveland (metro recoded 17460 → 17410 in 2023), keeps the Cleveland-Elyria MARPP', () => {
+    // MARPP 2023 GeoFIPS 17460 Cleveland-Elyria: 93.05 93.32 79.53 88.9 97.78.
+    expect(geo.resolve('44113')).toMatchObject({
+      cbsa: '17410',
+      rpp: { all: 93.05, goods: 93.32, housing: 79.53, utilities: 88.9, other: 97.78 },
+      rppScope: 'metro',
     });
   });
 });

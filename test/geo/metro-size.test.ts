@@ -43,9 +43,9 @@ describe('committed geography, ZIP → metro-size class', () => {
   });
 
   it('ZIP outside any CBSA, and a ZIP known only by its prefix, have no class', () => {
-    const rural = geo.resolve('59001');
+    const rural = geo.resolve('59003'); // Ashland MT, Rosebud County: in no CBSA
     expect(rural.cbsa).toBeNull();
     expect(rural.metroSize).toBeNull();
-    expect(geo.resolve('09001')).toMatchObject({ level: 'zip3', metroSize: null });
+    expect(geo.resolve('09001')).toMatchObject({ level: 'outside', metroSize: null });
   });
 });

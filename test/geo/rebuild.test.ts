@@ -17,7 +17,7 @@ describe('geo extract rebuild', () => {
       try {
         const summary = await extractGeo(join(sharedDir!, 'geo'), outDir);
         expect(summary.states).toBe(52);
-        expect(summary.metrosWithRpp).toBe(384);
+        expect(summary.metrosWithRpp).toBe(379);
         for (const file of Object.values(GEO_FILES)) {
           const rebuilt = await readFile(join(outDir, file));
           const committed = await readFile(join(DEFAULT_GEO_DIR, file));

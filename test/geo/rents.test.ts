@@ -23,6 +23,8 @@ describe('zip rent extract', () => {
     const provenance = JSON.parse(await readFile(join(DEFAULT_GEO_DIR, RENT_FILES.provenance), 'utf8'));
     expect(provenance.command).toMatch(/jobs\/extract\/rents\.js/);
     expect(provenance.sources.map((s: { file: string }) => s.file)).toEqual([
+      'geo/bea_marpp_msa_2023.csv',
+      'geo/county_cbsa2020_nchs2013.csv',
       'geo/simplemaps_uszips_free_2024.csv',
       'hud/hud_erap_fmr_zip_fy2024.csv',
       'hud/hud_fmr_county_fy2024.csv',

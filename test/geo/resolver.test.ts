@@ -21,6 +21,8 @@ const EXTRACT: GeoExtract = {
     { zip: '35440', state: 'AL', county: '01107', cbsa: null, ruca: 10, urban: false, source: 'hud' },
     { zip: '36201', state: 'AL', county: '01015', cbsa: '11500', ruca: 4, urban: false, source: 'ruca' },
     { zip: '00901', state: 'PR', county: '72127', cbsa: null, ruca: 1, urban: true, source: 'hud' },
+    { zip: '96910', state: 'GU', county: null, cbsa: null, ruca: null, urban: null, source: 'geonames' },
+    { zip: '96932', state: 'GU', county: null, cbsa: null, ruca: null, urban: null, source: 'geonames' },
   ],
   zip3States: [
     { prefix: '352', state: 'AL' },
@@ -67,19 +69,20 @@ describe('buildGeoResolver', () => {
     expect(geo.resolve('35440')).toMatchObject({ level: 'zip', cbsa: null, urban: false, rppScope: 'state' });
   });
 
-  it('resolve, exception ZIP inside another state prefix, is state level with the exception state', () => {
-    expect(geo.resolve('96941')).toMatchObject({
-      level: 'state',
-      state: 'FM',
-      region: null,
-      rppScope: 'national',
-    });
-    expect(geo.resolve('96910')).toMatchObject({ level: 'zip3', state: 'GU' });
+  it('resolve, exception ZIP inside another state prefix, takes the exception state', () => {
+    expect(geo.resolve('96941')).toMatchObject({ state: 'FM', region: null, rppScope: 'national' });
+  });
+
+  it('resolve, territory ZIP listed (PR 00901) or not (GU 96915) and exception (FM 96941), is outside coverage at national prices', () => {
+    for (const zip of ['00901', '96915', '96941'])
+      expect(geo.resolve(zip)).toMatchObject({ level: 'outside', region: null, rppScope: 'national' });
+    expect(geo.resolve('96915').state).toBe('GU');
+    expect(geo.knows('96915')).toBe(true);
   });
 
   it('resolve, state without SARPP (PR), uses the national row', () => {
     expect(geo.resolve('00901')).toMatchObject({
-      level: 'zip',
+      level: 'outside',
       state: 'PR',
       rpp: rpp(100),
       rppScope: 'national',
@@ -100,11 +103,29 @@ describe('buildGeoResolver', () => {
     });
   });
 
+  it('resolve, unlisted ZIP inside its prefix span (35212), is zip3 level, known, and the prefix geography', () => {
+    expect(geo.resolve('35212')).toMatchObject({ level: 'zip3', state: 'AL', cbsa: null, rppScope: 'state' });
+    expect(geo.knows('35212')).toBe(true);
+    expect(geo.resolvePrefix('352')).toBe(geo.resolve('35212'));
+  });
+
+  it('resolve, code of an assigned prefix outside the span of its listed ZIPs (35200, 35299), is national and unknown', () => {
+    for (const zip of ['35200', '35299', '35209', '35214']) {
+      expect(geo.resolve(zip).level).toBe('national');
+      expect(geo.knows(zip)).toBe(false);
+    }
+  });
+
+  it('knows, unassigned prefix or malformed string, is false; resolvePrefix of them is undefined', () => {
+    for (const zip of ['99999', '00000', '', '3521a']) expect(geo.knows(zip)).toBe(false);
+    for (const prefix of ['999', '000', '35', '3521']) expect(geo.resolvePrefix(prefix)).toBeUndefined();
+  });
+
   it('resolve, ZIP in a CBSA, has the metro-size class of the CBSA population; outside one or coarser, null', () => {
     expect(geo.resolve('35210').metroSize).toBe(3);
     expect(geo.resolve('36201').metroSize).toBe(5);
     expect(geo.resolve('35440').metroSize).toBeNull();
-    expect(geo.resolve('35299').metroSize).toBeNull();
+    expect(geo.resolve('35212').metroSize).toBeNull();
   });
 
   it('resolve, two ZIPs of one metro with different rent levels, share the metro parities but not the rent index', () => {
@@ -116,7 +137,7 @@ describe('buildGeoResolver', () => {
 
   it('resolve, ZIP without a rent row or coarser than a ZIP, has rent index 1', () => {
     expect(geo.resolve('35440').rentIndex).toBe(1);
-    expect(geo.resolve('35299').rentIndex).toBe(1);
+    expect(geo.resolve('35212').rentIndex).toBe(1);
   });
 
   it('resolve, malformed input despite the contract (length, non-digits), is national instead of throwing', () => {
@@ -127,7 +148,7 @@ describe('buildGeoResolver', () => {
   it('resolve, two ZIPs with the same place, return one shared frozen object', () => {
     const a = geo.resolve('35210');
     expect(geo.resolve('35211')).toBe(a);
-    expect(geo.resolve('35299')).toBe(geo.resolve('35200'));
+    expect(geo.resolve('35212')).toBe(geo.resolvePrefix('352'));
     expect(Object.isFrozen(a) && Object.isFrozen(a.rpp)).toBe(true);
   });
 

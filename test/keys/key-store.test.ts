@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { generateApiKey } from '../../src/keys/api-key.js';
-import { type KeyStore, openKeyStore } from '../../src/keys/key-store.js';
+import type { KeyStore } from '../../src/keys/key-store.js';
 import { createKey, revokeKey } from '../../src/keys/manage-keys.js';
+import { openKeyStore } from '../../src/keys/open-key-store.js';
 import { captureLogs } from '../server/helpers.js';
 import { eventually } from './eventually.js';
 

@@ -1,8 +1,9 @@
 /** The Redis key store against a real redis-server on loopback, started here (see redis-server.ts). */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type KeyStore, openKeyStore } from '../../src/keys/key-store.js';
-import { type KeyStoreWriter, openKeyStoreWriter } from '../../src/keys/key-store-writer.js';
+import type { KeyStore } from '../../src/keys/key-store.js';
+import type { KeyStoreWriter } from '../../src/keys/key-store-writer.js';
 import { createKey, listKeys, revokeKey } from '../../src/keys/manage-keys.js';
+import { openKeyStore, openKeyStoreWriter } from '../../src/keys/open-key-store.js';
 import { REDIS_KEYS } from '../../src/keys/redis-keys.js';
 import { outcomeOf, spawnOutlay } from '../reliability/support/outlay-cli.js';
 import { captureLogs } from '../server/helpers.js';

@@ -482,7 +482,7 @@ describe('spending model bound prediction (predictInto)', () => {
     for (let pass = 0; pass < 2; pass++) {
       for (const [i, geo] of places.entries()) {
         bound(profile, geo);
-        // An unfrozen copy is never cached: its factors are computed on each call.
+        // An unfrozen copy is never remembered by its object: its factors are looked up by their inputs.
         model.predict(profile, { ...geo, rpp: { ...geo.rpp } }, expected);
         if (!out.every((value, c) => Object.is(value, expected[c]))) {
           throw new Error(

@@ -12,8 +12,8 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { recordFigures } from '../../bench/reliability/figures.js';
 import { generateApiKey } from '../../src/keys/api-key.js';
-import { openKeyStore } from '../../src/keys/key-store.js';
 import { createKey } from '../../src/keys/manage-keys.js';
+import { openKeyStore } from '../../src/keys/open-key-store.js';
 import { createKeyWithCli, runOutlay } from './support/outlay-cli.js';
 import { type ServeProcess, startServe } from './support/serve-process.js';
 

@@ -42,7 +42,12 @@ beforeAll(async () => {
     unthrottled: await createKeyWithCli(keysFile),
     limited: await createKeyWithCli(keysFile, 'scores', ['--rate-limit', String(QUOTA_PER_MINUTE)]),
   };
-  server = await startServe({ keysFile, rateLimit: UNTHROTTLED_PER_MINUTE, logLevel: 'warn' });
+  server = await startServe({
+    keysFile,
+    rateLimit: UNTHROTTLED_PER_MINUTE,
+    logLevel: 'warn',
+    accessLog: false,
+  });
 });
 
 afterAll(async () => {

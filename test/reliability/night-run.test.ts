@@ -6,8 +6,16 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { access, mkdir, readdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BIN, householdsCsv, modelArgs, runCli, tempDir, writeTestArtifact } from '../jobs/score/helpers.js';
+import {
+  BIN,
+  householdsCsv,
+  modelArgs,
+  runCli,
+  tempDir,
+  writeTestArtifact,
+} from '../jobs/batch/score/helpers.js';
 
 /** Long enough (in 64-row batches) that a signal sent once the first checkpoint exists lands mid-run. */
 const ROWS = 12_000;
@@ -128,6 +136,80 @@ describe('outlay score: overlapping runs', SLOW, () => {
     first.child.stdin!.end(csv.slice(half));
     expect((await first.exited).code).toBe(3);
     expect(same(await outputsOf(out, 'stdin'), reference)).toBe(true);
+    expect((await readdir(out)).filter((name) => name.startsWith('.'))).toEqual([]);
+  });
+});
+
+/**
+ * A run paused (SIGSTOP) past the lock's 60 s staleness limit, with a second run started meanwhile. The
+ * pause is not waited out: the lock's modification time is set back 68 s, which is all the pause changes.
+ */
+describe('outlay score: a paused run and its lock', SLOW, () => {
+  const csv = householdsCsv(ROWS, { badEvery: 997 });
+  const half = csv.indexOf('\n', csv.length >> 1) + 1;
+
+  /** The first run, reading stdin, stopped halfway with its lock aged past the staleness limit. */
+  async function pausedRun(out: string) {
+    const first = start(args('-', out));
+    first.child.stdin!.write(csv.slice(0, half));
+    const lock = join(out, '.stdin.lock');
+    await until(lock, first.exited);
+    first.child.kill('SIGSTOP');
+    const past = new Date(Date.now() - 68_000);
+    await utimes(lock, past, past);
+    return { first, lock };
+  }
+
+  /** Resumes the paused run and gives it the rest of its input. */
+  function resume(first: ReturnType<typeof start>) {
+    first.child.kill('SIGCONT');
+    first.child.stdin!.end(csv.slice(half));
+    return first.exited;
+  }
+
+  it('second run while the first is paused on this host → refused; the first publishes its own set', async () => {
+    const out = join(dir, 'paused-here');
+    const { first } = await pausedRun(out);
+    // A different file of the same name: the same output set.
+    await mkdir(join(dir, 'other'), { recursive: true });
+    const stdinNamed = join(dir, 'other', 'stdin.csv');
+    await writeFile(stdinNamed, householdsCsv(ROWS / 2));
+    const second = await runCli(args(stdinNamed, out));
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain(`pid ${first.child.pid}`);
+    expect(second.stderr).not.toContain('taking over');
+
+    expect((await resume(first)).code).toBe(3);
+    expect(same(await outputsOf(out, 'stdin'), reference)).toBe(true);
+    const summary = JSON.parse(await readFile(join(out, 'stdin.summary.json'), 'utf8'));
+    const lines = (file: Buffer) => parse(file, { columns: true }).length;
+    const files = await outputsOf(out, 'stdin');
+    expect(summary.counts).toMatchObject({ rows_in: ROWS, rows_scored: lines(files.scored) });
+    expect(summary.counts.rows_rejected).toBe(lines(files.rejects));
+  });
+
+  it('lock taken over while paused (holder on another host) → exit 1, nothing of it published', async () => {
+    const out = join(dir, 'paused-elsewhere');
+    const { first, lock } = await pausedRun(out);
+    // As a run on another host writes it: its liveness cannot be asked, only the lock's age.
+    const holder = { pid: first.child.pid, host: 'another-host', startedAt: new Date(0).toISOString() };
+    await writeFile(lock, `${JSON.stringify(holder)}\n`);
+    const past = new Date(Date.now() - 68_000);
+    await utimes(lock, past, past);
+    const stdinNamed = join(dir, 'stdin.csv');
+    await writeFile(stdinNamed, csv);
+    const second = await runCli(args(stdinNamed, out));
+    expect(second.code).toBe(3);
+    expect(second.stderr).toContain('taking over the lock');
+    const published = await outputsOf(out, 'stdin');
+
+    const paused = await resume(first);
+    expect(paused.code).toBe(1);
+    expect(paused.stderr).toContain('no longer holds the lock');
+    expect(paused.stderr).toContain('nothing published');
+    // The second run's set, byte for byte as it published it, and nothing else of either run left.
+    expect(same(await outputsOf(out, 'stdin'), published)).toBe(true);
+    expect(same(published, reference)).toBe(true);
     expect((await readdir(out)).filter((name) => name.startsWith('.'))).toEqual([]);
   });
 });

@@ -104,7 +104,12 @@ beforeAll(async () => {
   key = await createKeyWithCli(keysFile);
   input = join(dir, 'households.csv');
   await writeSample(input, { rows: ROWS, badRows: BAD_ROWS, seed: SAMPLE_SEED });
-  server = await startServe({ keysFile, rateLimit: UNTHROTTLED_PER_MINUTE, logLevel: 'warn' });
+  server = await startServe({
+    keysFile,
+    rateLimit: UNTHROTTLED_PER_MINUTE,
+    logLevel: 'warn',
+    accessLog: false,
+  });
   const outDir = join(dir, 'fault-free');
   const run = await runOutlay(scoreArgs(server.url, outDir));
   expect(run.code, run.stderr).toBe(3);

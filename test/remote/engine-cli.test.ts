@@ -7,7 +7,7 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/paths.js';
-import { tempDir } from '../jobs/score/helpers.js';
+import { tempDir } from '../jobs/batch/score/helpers.js';
 import {
   createKeyWithCli,
   remoteScoreArgs,
@@ -29,7 +29,7 @@ beforeAll(async () => {
   key = await createKeyWithCli(keysFile);
   input = join(dir, 'households.csv');
   await writeSample(input, { rows: 300, badRows: 5, seed: 34 });
-  server = await startServe({ keysFile, rateLimit: 1_000_000, logLevel: 'warn' });
+  server = await startServe({ keysFile, rateLimit: 1_000_000, logLevel: 'warn', accessLog: false });
   // The admin listener's readiness (loopback only) states the version the server loaded.
   modelVersion = ((await (await fetch(`${server.adminUrl}/readyz`)).json()) as { modelVersion: string })
     .modelVersion;

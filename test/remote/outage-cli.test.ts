@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../bench/lib/process.js';
-import { tempDir } from '../jobs/score/helpers.js';
+import { tempDir } from '../jobs/batch/score/helpers.js';
 import {
   createKeyWithCli,
   outcomeOf,
@@ -83,7 +83,12 @@ beforeAll(async () => {
   key = await createKeyWithCli(keysFile);
   input = join(dir, 'households.csv');
   await writeSample(input, { rows: ROWS, badRows: BAD_ROWS, seed: 32 });
-  server = await startServe({ keysFile, rateLimit: UNTHROTTLED_PER_MINUTE, logLevel: 'warn' });
+  server = await startServe({
+    keysFile,
+    rateLimit: UNTHROTTLED_PER_MINUTE,
+    logLevel: 'warn',
+    accessLog: false,
+  });
   const localOut = join(dir, 'local');
   const run = await runOutlay(['score', input, '--out', localOut, '--engine', 'local', '--no-progress']);
   expect(run.code, run.stderr).toBe(3);

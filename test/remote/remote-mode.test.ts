@@ -11,13 +11,14 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runScoreJob, type ScoreJobOptions } from '../../jobs/score/job.js';
-import { InProcessScorer } from '../../jobs/score/local-scorer.js';
-import { RemoteScorer } from '../../jobs/score/remote-scorer.js';
+import { runScoreJob, type ScoreJobOptions } from '../../jobs/batch/score/job.js';
+import { InProcessScorer } from '../../jobs/batch/score/local-scorer.js';
+import { RemoteScorer } from '../../jobs/batch/score/remote-scorer.js';
 import { createEngine } from '../../src/engine/create-engine.js';
 import { RemoteClient } from '../../src/remote/client.js';
 import { fakeGeo, fakeModel, fakeReference } from '../engine/fakes.js';
-import { householdsCsv, scoreJobOptions, tempDir } from '../jobs/score/helpers.js';
+import { householdsCsv, runCli, scoreJobOptions, tempDir } from '../jobs/batch/score/helpers.js';
+import { remoteScoreArgs } from '../reliability/support/outlay-cli.js';
 import { startTestServer, type TestServer } from '../server/helpers.js';
 
 const engine = createEngine({ model: fakeModel(), geo: fakeGeo, reference: fakeReference('fake-1') });
@@ -258,6 +259,82 @@ describe('remote mode', () => {
         ).toBeGreaterThan(0);
         expect(reasons.filter((reason) => !reason.includes('remote'))).toHaveLength(300 - offContract.length);
       }
+    },
+  );
+});
+
+/**
+ * Bends some households of each evaluate answer (in rows or JSON): an amount of 1e12, an index of 99999,
+ * both within the schema's types but outside the bounds every answer keeps, and a text where an amount
+ * belongs (malformed). Counts the households it bent.
+ */
+function bendSomeHouseholds() {
+  const bent = { count: 0 };
+  const bendJson = (item: Bent, i: number): Bent => {
+    const score = item.score as Bent & { details: Bent };
+    if (i % 5 === 0) return { ...item, budget: { ...(item.budget as Bent), food_home: 1e12 } };
+    if (i % 5 === 1) return { ...item, score: { ...score, details: { ...score.details, index: 99999 } } };
+    return { ...item, model: { ...(item.model as Bent), food_home: 'x' } };
+  };
+  const rewrite = (path: string, body: Buffer) => {
+    if (!path.startsWith('/v1.0/households/evaluate')) return body;
+    const answer = JSON.parse(body.toString());
+    const columns: string[] | undefined = answer.columns;
+    const households = answer.households.map((item: Bent | unknown[], i: number) => {
+      if ('errors' in item || i % 5 > 2) return item;
+      bent.count++;
+      if (!Array.isArray(item)) return bendJson(item, i);
+      const [column, value] =
+        i % 5 === 0
+          ? ['budget.food_home', 1e12]
+          : i % 5 === 1
+            ? ['details.index', 99999]
+            : ['model.food_home', 'x'];
+      return item.with(columns!.indexOf(column), value);
+    });
+    return Buffer.from(JSON.stringify({ ...answer, households }));
+  };
+  return { bent, rewrite };
+}
+
+describe('remote mode: answers outside the bounds (CLI)', () => {
+  it.each([
+    ['answered in rows', false],
+    ['answered in JSON', true],
+  ])(
+    'scenario: out-of-bound and malformed answers among good ones, %s → only their rows rejected, the rest scored',
+    async (_mode, jsonOnly) => {
+      const { bent, rewrite } = bendSomeHouseholds();
+      const proxy = await proxyTo(server.url, () => false, rewrite, { jsonOnly });
+      const outDir = join(dir, `cli-bounds-${jsonOnly}`);
+      let run: Awaited<ReturnType<typeof runCli>>;
+      try {
+        run = await runCli([
+          ...remoteScoreArgs({ input, outDir, apiUrl: proxy.url, apiKey: server.keys.all, concurrency: 2 }),
+          '--log-level',
+          'warn',
+        ]);
+      } finally {
+        await proxy.close();
+      }
+      expect(run.code, run.stderr).toBe(3);
+      const { scored, rejects } = await files(outDir);
+      const rejected = parse(rejects, { columns: true }) as { id: string; reject_reason: string }[];
+      const offContract = rejected.filter((record) => record.reject_reason.includes('off the contract'));
+      expect(bent.count).toBeGreaterThan(0);
+      expect(offContract).toHaveLength(bent.count);
+      for (const problem of [
+        /food_home must be <= 100000000 \(is 1000000000000\)/,
+        /index must be <= 780 \(is 99999\)/,
+        /model[/.]food_home must be integer \(is "x"\)/,
+      ])
+        expect(
+          offContract.some((record) => problem.test(record.reject_reason)),
+          String(problem),
+        ).toBe(true);
+      const scoredIds = new Set((parse(scored, { columns: true }) as { id: string }[]).map((row) => row.id));
+      expect(scoredIds.size + rejected.length).toBe(300);
+      for (const record of offContract) expect(scoredIds.has(record.id)).toBe(false);
     },
   );
 });

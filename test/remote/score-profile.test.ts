@@ -6,15 +6,15 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runScoreJob, type ScoreJobOptions } from '../../jobs/score/job.js';
-import type { ScoringOptions } from '../../jobs/score/layout.js';
-import { InProcessScorer } from '../../jobs/score/local-scorer.js';
-import { RemoteScorer } from '../../jobs/score/remote-scorer.js';
+import { runScoreJob, type ScoreJobOptions } from '../../jobs/batch/score/job.js';
+import type { ScoringOptions } from '../../jobs/batch/score/layout.js';
+import { InProcessScorer } from '../../jobs/batch/score/local-scorer.js';
+import { RemoteScorer } from '../../jobs/batch/score/remote-scorer.js';
 import { createEngine } from '../../src/engine/create-engine.js';
 import { RemoteClient } from '../../src/remote/client.js';
 import { loadEngine } from '../../src/runtime/load-engine.js';
 import { fakeGeo, fakeModel, fakeReference } from '../engine/fakes.js';
-import { householdsCsv, scoreJobOptions, tempDir } from '../jobs/score/helpers.js';
+import { householdsCsv, scoreJobOptions, tempDir } from '../jobs/batch/score/helpers.js';
 import { startTestServer, type TestServer } from '../server/helpers.js';
 
 const FAIR: ScoringOptions = { basis: 'stated', profile: 'fair-lending' };

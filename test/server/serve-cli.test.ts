@@ -6,7 +6,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { request } from 'node:http';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -93,5 +94,25 @@ describe('outlay serve', () => {
     expect(logs.join('\n')).toContain('stopping');
     expect(logs.join('\n')).not.toContain(key);
     await expect(fetch(`${url}/healthz`)).rejects.toThrow();
+  });
+
+  it('when the admin port is taken, closes the API listener and exits non-zero', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'outlay-serve-'));
+    const keysFile = join(dir, 'keys.json');
+    await createKey(keysFile, { scopes: ['scores'] });
+    const taken = createServer();
+    taken.listen(0, '127.0.0.1');
+    await once(taken, 'listening');
+    try {
+      const adminPort = String((taken.address() as AddressInfo).port);
+      // The API listener starts first, so startServe sees it listening before the admin listener fails.
+      const { url, logs } = await startServe({ OUTLAY_KEYS_FILE: keysFile, OUTLAY_ADMIN_PORT: adminPort });
+      const code = child!.exitCode ?? (await once(child!, 'exit'))[0];
+      expect(code).toBe(1);
+      expect(logs.join('\n')).toContain('EADDRINUSE');
+      await expect(fetch(`${url}/healthz`)).rejects.toThrow();
+    } finally {
+      taken.close();
+    }
   });
 });

@@ -4,11 +4,7 @@
  * hash is stored. Every change is atomic against other `outlay keys` runs and is audited (docs/keys.md).
  */
 import type { Argv, CommandModule } from 'yargs';
-import {
-  type KeyStoreLocation,
-  type KeyStoreWriter,
-  openKeyStoreWriter,
-} from '../../keys/key-store-writer.js';
+import type { KeyStoreWriter } from '../../keys/key-store-writer.js';
 import { SCOPES, type Scope } from '../../keys/keys-file.js';
 import {
   type ChangeContext,
@@ -17,6 +13,7 @@ import {
   listKeys,
   revokeKey,
 } from '../../keys/manage-keys.js';
+import { type KeyStoreLocation, openKeyStoreWriter } from '../../keys/open-key-store.js';
 
 interface KeysArgs {
   keys?: string;

@@ -7,6 +7,7 @@ import type { Level } from 'pino';
 import type { Argv, CommandModule } from 'yargs';
 import { SCORE_PROFILES, type ScoreProfile } from '../../engine/score-details.js';
 import { DEFAULT_SERVER_CONFIG, type TlsMinVersion } from '../../server/config.js';
+import { DEFAULT_MAX_CONNECTIONS_PER_ADDRESS } from '../../server/connection-limits.js';
 
 interface ServeOption {
   readonly env: string;
@@ -59,6 +60,10 @@ const SERVE_OPTIONS = {
     describe: 'Open connections accepted at once',
     default: DEFAULT_SERVER_CONFIG.maxConnections,
   },
+  'max-connections-per-address': {
+    env: 'OUTLAY_MAX_CONNECTIONS_PER_ADDRESS',
+    describe: `Open connections one client address may hold, 0 for no cap (default ${DEFAULT_MAX_CONNECTIONS_PER_ADDRESS}; none with --trust-proxy)`,
+  },
   'accept-text-plain': {
     env: 'OUTLAY_ACCEPT_TEXT_PLAIN',
     describe: 'true: accept JSON bodies labelled text/plain',
@@ -88,8 +93,13 @@ const SERVE_OPTIONS = {
   },
   'log-level': {
     env: 'OUTLAY_LOG_LEVEL',
-    describe: 'fatal, error, warn, info, debug, trace or silent',
+    describe: 'fatal, error, warn, info, debug, trace or silent (the access log has its own switch)',
     default: 'info',
+  },
+  'access-log': {
+    env: 'OUTLAY_ACCESS_LOG',
+    describe: 'true: one line per answered request, whatever --log-level says; false: none',
+    default: 'true',
   },
   'shutdown-timeout': {
     env: 'OUTLAY_SHUTDOWN_TIMEOUT',
@@ -154,6 +164,15 @@ function positiveInteger(flag: string, value: string | number | undefined): numb
   return number;
 }
 
+/** Unset: the server's default, which depends on --trust-proxy. */
+function perAddressCap(value: string | number | undefined) {
+  if (value === undefined) return {};
+  const number = Number(value);
+  if (!Number.isSafeInteger(number) || number < 0)
+    throw new Error(`--max-connections-per-address must be 0 or a positive integer, got '${value}'`);
+  return { maxConnectionsPerAddress: number };
+}
+
 function scoreProfile(value: string | number | undefined): ScoreProfile {
   const profile = SCORE_PROFILES.find((name) => name === value);
   if (profile === undefined)
@@ -200,6 +219,8 @@ async function handler(args: ServeArgs): Promise<void> {
       requestTimeoutMs: positiveInteger('request-timeout', args['request-timeout']) * 1000,
       keepAliveTimeoutMs: positiveInteger('keep-alive-timeout', args['keep-alive-timeout']) * 1000,
       maxConnections: positiveInteger('max-connections', args['max-connections']),
+      ...perAddressCap(args['max-connections-per-address']),
+      accessLog: booleanFlag('access-log', args['access-log']),
       trustProxy: trustProxy(args['trust-proxy']),
       redisUrl,
       acceptTextPlainJson: booleanFlag('accept-text-plain', args['accept-text-plain']),

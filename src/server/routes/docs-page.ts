@@ -9,6 +9,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { PUBLIC_PATHS } from '../endpoints.js';
+import { JSON_MEDIA_TYPE } from '../json-body.js';
 import type { OpenApiDocument } from '../openapi.js';
 
 export function registerDocsPage(app: FastifyInstance, document: OpenApiDocument): void {
@@ -20,6 +21,6 @@ export function registerDocsPage(app: FastifyInstance, document: OpenApiDocument
   });
   const json = JSON.stringify(document);
   app.get(PUBLIC_PATHS.openApi, { config: { scope: 'public' } }, (_request, reply) => {
-    reply.type('application/json; charset=utf-8').send(json);
+    reply.type(JSON_MEDIA_TYPE).send(json);
   });
 }

@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptio
 import { invalidRequest } from '../../contract/validate.js';
 import { transformerOf } from '../../engine/transform.js';
 import type { Engine, ScoreRunOptions } from '../../engine/types.js';
+import { JSON_MEDIA_TYPE } from '../json-body.js';
 import { OPERATIONS, type Operation } from '../operations.js';
 
 /** Fastify leaves the body undefined only when a request has neither content-type nor body. */
@@ -32,9 +33,9 @@ function answer(
   const result = (explained ? operation.explained! : operation).run(engine, request.body, options);
   if (!result.ok) reply.code(400).send(result.error);
   // The route's response schema serialises the plain answer only; an explained or aliased one goes as
-  // plain JSON.
+  // plain JSON (for which Fastify sets no content-type).
   else if (explained || transformerOf(request.body) !== undefined)
-    reply.serializer(JSON.stringify).send(result.value);
+    reply.type(JSON_MEDIA_TYPE).serializer(JSON.stringify).send(result.value);
   else reply.send(result.value);
 }
 

@@ -10,6 +10,7 @@ import type { Engine, ScoreRunOptions } from '../../engine/types.js';
 import { SCOPES } from '../../keys/keys-file.js';
 import { Compile } from '../../vendor/typebox.js';
 import { SERVICE_PATHS } from '../endpoints.js';
+import { JSON_MEDIA_TYPE } from '../json-body.js';
 import {
   type AnsweredHousehold,
   type EngineInfo,
@@ -113,7 +114,7 @@ export function registerServiceRoutes(
   };
   const forms = { plain: rows(false), explained: rows(true) };
   app.get(SERVICE_PATHS.engine, { config: { scope: 'any-key' } }, (_request, reply) => {
-    reply.type('application/json; charset=utf-8').send(info);
+    reply.type(JSON_MEDIA_TYPE).send(info);
   });
   app.post(
     SERVICE_PATHS.evaluate,
@@ -130,7 +131,7 @@ export function registerServiceRoutes(
         );
         // One serialisation of the whole answer: its items are of two shapes.
         reply.serializer(JSON.stringify);
-        if (!rowsAccepted(request)) reply.send({ households });
+        if (!rowsAccepted(request)) reply.type(JSON_MEDIA_TYPE).send({ households });
         else {
           const { names, values } = explained ? forms.explained : forms.plain;
           reply.type(`${EVALUATE_ROWS_MEDIA_TYPE}; charset=utf-8`).send({

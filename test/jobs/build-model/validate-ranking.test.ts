@@ -1,7 +1,8 @@
 /**
  * The model card's ranking table (jobs/build-model/validate-ranking.ts) over the shipped model and
- * synthetic CE-like households (a fixed generator): its shape, that it is the same on every run, and
- * that households the API refuses are counted, not scored. The numbers themselves are the card's.
+ * synthetic CE-like households (a fixed generator): its shape, that it is the same on every run, that its
+ * comparator is fitted on the training CUs only, and that households the API refuses are counted, not
+ * scored. The numbers themselves are the card's (rebuilt from raw data in validate-ranking-rebuild.test.ts).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Household } from '../../../jobs/build-model/extract-households.js';
@@ -47,8 +48,24 @@ function households(count: number): Household[] {
   });
 }
 
+/** The rows of the markdown table whose header cell is `title`, split into trimmed cells. */
+function tableRows(text: string, title: string): string[][] {
+  const lines = text.split('\n');
+  const start = lines.findIndex((line) => line.startsWith(`| ${title} |`));
+  const rows: string[][] = [];
+  for (let k = start + 2; k < lines.length && lines[k]!.startsWith('|'); k++) {
+    rows.push(
+      lines[k]!.split('|')
+        .slice(1, -1)
+        .map((cell) => cell.trim()),
+    );
+  }
+  return rows;
+}
+
 describe('rankingTable', () => {
   let inputs: RankingInputs;
+  let table: string;
   beforeAll(async () => {
     const model: SpendingModel = await loadSpendingModel();
     inputs = {
@@ -58,13 +75,13 @@ describe('rankingTable', () => {
       incomeScale: 1.3,
       rpp: new Map(),
       stateCodes: new Map(),
+      bootstrap: { replicates: 40, seed: 3, level: 0.95 },
     };
+    table = rankingTable(inputs);
   });
 
-  it('rankingTable: synthetic households, one overall row and five quintile rows of AUC and KS', () => {
-    const lines = rankingTable(inputs).split('\n');
-    const rows = lines.filter((line) => /^\| (all|Q[1-5])/.test(line));
-    expect(rows.map((row) => row.split('|')[1]!.trim().slice(0, 3))).toEqual([
+  it('rankingTable: synthetic households, all and five quintiles, every score with AUC and KS within 0–1', () => {
+    expect(tableRows(table, 'take-home (2014 $)').map((row) => row[0]!.slice(0, 3))).toEqual([
       'all',
       'Q1:',
       'Q2:',
@@ -72,22 +89,54 @@ describe('rankingTable', () => {
       'Q4:',
       'Q5:',
     ]);
-    for (const row of rows) {
-      const metrics = row
-        .split('|')
-        .slice(4, 12)
-        .map((cell) => Number(cell));
-      for (const value of metrics) expect(value).toBeGreaterThanOrEqual(0);
-      for (const value of metrics) expect(value).toBeLessThanOrEqual(1);
+    for (const metric of ['AUC', 'KS']) {
+      const rows = tableRows(table, metric);
+      expect(rows.map((row) => row[0])).toEqual([
+        'outlay_index, payments stated',
+        'outlay_index, nothing stated',
+        'take-home alone',
+        'residual: take-home − payments ($)',
+        'residual share: (take-home − payments) / take-home',
+        'logistic regression, same inputs',
+      ]);
+      for (const value of rows.flatMap((row) => row.slice(1).map(Number))) {
+        expect(value).toBeGreaterThanOrEqual(0);
+        expect(value).toBeLessThanOrEqual(1);
+      }
+    }
+  });
+
+  it('rankingTable: synthetic households, every AUC difference with an interval around the estimate', () => {
+    const rows = tableRows(table, 'AUC difference (95 % interval)');
+    expect(rows).toHaveLength(5);
+    const number = (x: string) => Number(x.replace('−', '-'));
+    for (const cell of rows.flatMap((row) => row.slice(1))) {
+      const [, estimate, low, high] = /^([+−]\d\.\d{3}) \(([+−]\d\.\d{3}) to ([+−]\d\.\d{3})\)$/.exec(cell)!;
+      expect(number(low!)).toBeLessThanOrEqual(number(high!));
+      expect(Math.abs(number(estimate!))).toBeLessThanOrEqual(1);
     }
   });
 
   it('rankingTable: the same inputs twice, the same text', () => {
-    expect(rankingTable(inputs)).toBe(rankingTable(inputs));
+    expect(rankingTable(inputs)).toBe(table);
+  });
+
+  it('rankingTable: held-out outcomes changed, the same-inputs regression unchanged (fitted on training CUs only)', () => {
+    const flipped = inputs.households.map((h) => {
+      if (!isHeldOut(h.newid)) return h;
+      const spending = Float64Array.from(h.spending);
+      // Food at home is drawn as take-home × U(0.4, 1.4): mirrored, other held-out households overspend.
+      spending[CATEGORY_INDEX.food_home] = Math.abs(h.takeHome) * 1.8 - spending[CATEGORY_INDEX.food_home]!;
+      return { ...h, spending };
+    });
+    const logit = (text: string) => /logit = [^(]*/.exec(text)![0];
+    const changed = rankingTable({ ...inputs, households: flipped });
+    expect(logit(changed)).toBe(logit(table));
+    expect(tableRows(changed, 'AUC')).not.toEqual(tableRows(table, 'AUC'));
   });
 
   it('rankingTable: a held-out household with negative take-home, counted as refused with the reason', () => {
-    const header = rankingTable(inputs).split('\n')[0]!;
+    const header = table.split('\n')[0]!;
     const [, scored, held] = /Held out: (\d+) of (\d+)/.exec(header)!;
     expect(Number(held) - Number(scored)).toBe(1);
     expect(header).toMatch(

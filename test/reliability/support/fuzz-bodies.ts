@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import { CATEGORIES } from '../../../src/contract/categories.js';
 import { LIMITS } from '../../../src/contract/limits.js';
+import { knownZip5 } from '../../support/known-zips.js';
 
 export interface FuzzBody {
   /** What the body tries, for the per-kind tally. */
@@ -26,11 +27,11 @@ const json = (kind: string, text: string, contentType: string | null = JSON_TYPE
   body: Buffer.from(text, 'utf8'),
 });
 
-/** ZIPs of real places in several states, plus any 5-digit or ZIP+4 string (most resolve by fallback). */
+/** ZIPs of real places in several states, plus any known 5-digit code or ZIP+4 (many resolve by fallback). */
 const zip = fc.oneof(
   fc.constantFrom('30301', '10001', '94103', '60614', '77479', '35210', '99501', '00601', '96813', '02134'),
-  fc.stringMatching(/^[0-9]{5}$/),
-  fc.stringMatching(/^[0-9]{5}-[0-9]{4}$/),
+  knownZip5,
+  fc.tuple(knownZip5, fc.stringMatching(/^[0-9]{4}$/)).map(([zip5, four]) => `${zip5}-${four}`),
 );
 
 const money = fc.oneof(

@@ -12,6 +12,8 @@ export interface ServeOptions {
   /** Requests per minute per key (the server's --rate-limit). */
   readonly rateLimit?: number;
   readonly logLevel?: 'info' | 'warn' | 'error';
+  /** One line per request (the server's --access-log); on by default. */
+  readonly accessLog?: boolean;
 }
 
 export interface ServeProcess {
@@ -52,6 +54,8 @@ export async function startServe(options: ServeOptions): Promise<ServeProcess> {
     options.keysFile,
     '--log-level',
     options.logLevel ?? 'info',
+    '--access-log',
+    String(options.accessLog ?? true),
     ...(options.rateLimit === undefined ? [] : ['--rate-limit', String(options.rateLimit)]),
   ];
   let output = '';

@@ -1,0 +1,78 @@
+import { pino } from 'pino';
+import type { CommandModule } from 'yargs';
+import { runMerge } from '../merge/merge-job.js';
+import {
+  checkMaxRejectRate,
+  combinedExitCode,
+  DEFAULT_MAX_REJECT_RATE,
+  publishedExitCode,
+} from '../score/exit-codes.js';
+import { judgeComparison, readReference, referenceOptions } from './reference.js';
+
+interface MergeArgs {
+  summaries: string[];
+  out: string;
+  name: string | undefined;
+  rows: boolean;
+  'max-reject-rate': number | undefined;
+  reference: string | undefined;
+  'max-psi': number | undefined;
+}
+
+export const mergeCommand: CommandModule<object, MergeArgs> = {
+  command: 'merge <summaries..>',
+  describe:
+    'Combine the summary.json files of the shards of one run (--shard I/N) into one summary and report',
+  builder: (yargs) =>
+    yargs
+      .positional('summaries', {
+        type: 'string',
+        array: true,
+        demandOption: true,
+        describe: 'shard summary files',
+      })
+      .option('out', { type: 'string', default: 'out', describe: 'output directory' })
+      .option('name', {
+        type: 'string',
+        describe:
+          'output base name: writes <name>.summary.json and <name>.report.html (default: the input file name)',
+      })
+      .option('rows', {
+        type: 'boolean',
+        default: false,
+        describe:
+          "also merge the shards' scored and rejects files (beside each summary) into <name>.scored.* and <name>.rejects.csv, in shard order: the single run's files",
+      })
+      .option('max-reject-rate', {
+        type: 'number',
+        describe: `as for outlay score: exit 4 instead of 3 when more than this fraction of the merged rows is rejected (0 to 1; default: ${DEFAULT_MAX_REJECT_RATE})`,
+      })
+      .options(referenceOptions)
+      .example('$0 merge shards/*/households.summary.json --out out', 'merge every shard of one run'),
+  handler: async (args) => {
+    const maxRejectRate = checkMaxRejectRate(args['max-reject-rate']);
+    const reference = await readReference(args.reference, args['max-psi']);
+    const result = await runMerge({
+      summaries: args.summaries,
+      outDir: args.out,
+      name: args.name,
+      rows: args.rows,
+      reference: reference.summary,
+    });
+    const { counts } = result.summary;
+    process.stdout.write(
+      `Merged ${result.summary.meta.merged_shards} shard summaries: ${counts.rows_in} rows in, ${counts.rows_scored} scored, ${counts.rows_rejected} rejected\n` +
+        `  ${result.summaryPath}\n  ${result.reportPath}\n`,
+    );
+    const logger = pino({ level: 'info', base: { command: 'merge' } }, pino.destination(2));
+    // The single run's exit code: 0, 3 with rejects within the rate, 4 above it, 5 the PSI above --max-psi.
+    const rejects = publishedExitCode(
+      { rowsIn: counts.rows_in, rowsRejected: counts.rows_rejected },
+      maxRejectRate,
+    ).code;
+    process.exitCode = combinedExitCode(
+      rejects,
+      judgeComparison(result.summary.comparison, reference.maxPsi, logger),
+    );
+  },
+};

@@ -1,0 +1,144 @@
+/**
+ * `outlay merge --rows`: the shards' scored and rejects files as one of each, the shards in order. Shards
+ * hold consecutive rows (`--shard I/N`), so their files one after the other are the single run's: a CSV's
+ * header once, then every shard's records as they are; an Arrow file's record batches, shard after shard,
+ * rewritten by apache-arrow's file writer as the job writes them. A gzip-compressed scored CSV is
+ * decompressed, concatenated and compressed again: it decompresses to the single run's bytes, though the
+ * compressed bytes may differ. Parquet scored files are not merged (their row groups would have to be
+ * re-encoded): the job stops naming them.
+ */
+import { createReadStream, existsSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createGunzip, createGzip } from 'node:zlib';
+import { OutputFile } from '../io/output-file.js';
+
+/** The scored file endings `outlay score` writes, in the order looked for. */
+const SCORED_ENDINGS = ['csv', 'csv.gz', 'arrow', 'parquet'] as const;
+type ScoredEnding = (typeof SCORED_ENDINGS)[number];
+
+/** One shard's directory and the base name of its files. */
+export interface ShardFiles {
+  readonly dir: string;
+  readonly name: string;
+}
+
+/** Writes the merged scored and rejects files under temporary names, for publishing with the summary. */
+export async function stageMergedRows(
+  shards: readonly ShardFiles[],
+  outDir: string,
+  name: string,
+): Promise<OutputFile[]> {
+  const ending = scoredEndingOf(shards[0]!);
+  const scoredOf = (shard: ShardFiles) => join(shard.dir, `${shard.name}.scored.${ending}`);
+  const rejectsOf = (shard: ShardFiles) => join(shard.dir, `${shard.name}.rejects.csv`);
+  for (const shard of shards)
+    for (const path of [scoredOf(shard), rejectsOf(shard)])
+      if (!existsSync(path)) throw new Error(`merge --rows: ${path} is missing`);
+  const scored = await OutputFile.create(join(outDir, `${name}.scored.${ending}`));
+  const rejects = await OutputFile.create(join(outDir, `${name}.rejects.csv`));
+  try {
+    await writeScored(ending, shards.map(scoredOf), scored);
+    await writeChunks(rejects, concatenatedCsv(shards.map(rejectsOf)));
+    return [scored, rejects];
+  } catch (error) {
+    await scored.discard();
+    await rejects.discard();
+    throw error;
+  }
+}
+
+function scoredEndingOf(shard: ShardFiles): ScoredEnding {
+  const ending = SCORED_ENDINGS.find((e) => existsSync(join(shard.dir, `${shard.name}.scored.${e}`)));
+  if (ending === undefined) throw new Error(`merge --rows: no ${shard.name}.scored.* in ${shard.dir}`);
+  if (ending === 'parquet')
+    throw new Error(
+      'merge --rows: Parquet scored files are not merged; score with --format arrow or csv to merge rows, or read the shard files as one dataset',
+    );
+  return ending;
+}
+
+async function writeScored(ending: ScoredEnding, paths: string[], file: OutputFile): Promise<void> {
+  if (ending === 'arrow') return writeChunks(file, concatenatedArrow(paths));
+  if (ending === 'csv') return writeChunks(file, concatenatedCsv(paths));
+  const gzip = createGzip();
+  const written = writeChunks(file, gzip);
+  for await (const chunk of concatenatedCsv(paths, true)) if (!gzip.write(chunk)) await once(gzip);
+  gzip.end();
+  await written;
+}
+
+const once = (stream: NodeJS.WritableStream) => new Promise((resolve) => stream.once('drain', resolve));
+
+async function writeChunks(file: OutputFile, chunks: AsyncIterable<Uint8Array>): Promise<void> {
+  for await (const chunk of chunks) await file.write(chunk as Buffer);
+}
+
+/** The CSV files' bytes, the first whole, the others without their header, which must be the first's. */
+async function* concatenatedCsv(paths: string[], gzipped = false): AsyncIterable<Uint8Array> {
+  let header: Buffer | undefined;
+  for (const path of paths) {
+    const stream = gzipped ? createReadStream(path).pipe(createGunzip()) : createReadStream(path);
+    const chunks = (stream as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+    const { own, rest } = await splitHeader(chunks, path);
+    if (header === undefined) header = own;
+    else if (!own.equals(header))
+      throw new Error(`merge --rows: ${path} has other columns than the first shard's file`);
+    if (path === paths[0]) yield own;
+    yield rest;
+    for (let next = await chunks.next(); !next.done; next = await chunks.next()) yield next.value;
+  }
+}
+
+/** The header record (with its LF) read off `chunks`, and the bytes read after it. */
+async function splitHeader(
+  chunks: AsyncIterator<Buffer>,
+  path: string,
+): Promise<{ own: Buffer; rest: Buffer }> {
+  let pending = Buffer.alloc(0);
+  for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
+    pending = Buffer.concat([pending, next.value]);
+    const end = headerEnd(pending);
+    if (end >= 0) return { own: pending.subarray(0, end), rest: pending.subarray(end) };
+  }
+  throw new Error(`merge --rows: ${path} has no complete header`);
+}
+
+/** Bytes of the header record with its LF (-1: not all there yet); its names may be quoted. */
+function headerEnd(bytes: Buffer): number {
+  let quoted = false;
+  for (let i = 0; i < bytes.length; i++) {
+    if (bytes[i] === 0x22) quoted = !quoted;
+    else if (bytes[i] === 0x0a && !quoted) return i + 1;
+  }
+  return -1;
+}
+
+/** One Arrow IPC file of the files' record batches, in order. */
+async function* concatenatedArrow(paths: string[]): AsyncIterable<Uint8Array> {
+  const { RecordBatchFileWriter, RecordBatchReader } = await import('../../../src/vendor/apache-arrow.js');
+  const writer = new RecordBatchFileWriter();
+  const chunks = writer[Symbol.asyncIterator]();
+  const filled = (async () => {
+    let schema: Parameters<typeof writer.reset>[1];
+    let wrote = false;
+    for (const path of paths) {
+      const handle = await open(path, 'r');
+      try {
+        const reader = await RecordBatchReader.from(handle);
+        await reader.open();
+        schema ??= reader.schema;
+        for await (const batch of reader) {
+          writer.write(batch);
+          wrote = true;
+        }
+      } finally {
+        await handle.close();
+      }
+    }
+    if (!wrote) writer.reset(undefined, schema);
+    writer.finish();
+  })();
+  for (let next = await chunks.next(); !next.done; next = await chunks.next()) yield next.value;
+  await filled;
+}
