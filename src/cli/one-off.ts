@@ -28,7 +28,10 @@ export interface OneOffOptions {
   readonly explain?: boolean | undefined;
   /** Model only: print the answer of `?ranges=true`, with `ranges` and `peers` (docs/model.md). */
   readonly ranges?: boolean | undefined;
-  /** Score only: the score's basis, as the request's `options.basis` (docs/scores.md). */
+  /**
+   * Score only: `--basis`, which replaces the request's `options.basis` (docs/scores.md); when not given,
+   * the body's `options` stand as sent, as the API reads them.
+   */
   readonly basis?: Basis | undefined;
 }
 
@@ -152,8 +155,9 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * The body with `options.basis` set to `--basis`. A body or `options` that is not an object is left as
- * it is, for the validation to name.
+ * The body with `options.basis` set to `--basis` when it is given, its other options kept; without
+ * `--basis`, the body as sent. A body or `options` that is not an object is left as it is, for the
+ * validation to name.
  */
 function withBasis(body: unknown, basis: Basis | undefined): unknown {
   if (basis === undefined || !isObject(body)) return body;

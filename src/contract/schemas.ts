@@ -102,9 +102,20 @@ export const ScoreOptions = Type.Object(
       Type.Enum(BASES, {
         type: 'string',
         description:
-          '"stated" (default): stated amounts as sent. "benchmark": each stated category at the greater of ' +
-          'its stated amount and what peers spend (median for basics, 25th percentile for discretionary ' +
-          'spending, housing as stated).',
+          '"stated" (default): stated amounts as sent. "benchmark": every spending category at the greater ' +
+          'of its stated amount (0 when not stated) and its benchmark: what peers spend (median for basics, ' +
+          'housing included, 25th percentile for discretionary spending), never below the public standard ' +
+          'that covers it (docs/scores.md, "The benchmark basis").',
+      }),
+    ),
+    rent_free: Type.Optional(
+      Type.Boolean({
+        description:
+          'true: the household pays no rent or mortgage (it lives rent-free, e.g. with family). Housing ' +
+          '(`mortgage_and_rent`) is then stated at 0 on every basis, exempt from its benchmark, and the ' +
+          'explained score flags it (RENT_FREE). Never inferred from a stated 0. Refused beside a ' +
+          '`mortgage_and_rent` above 0 or in `grouped_inputs`.',
+        examples: [true],
       }),
     ),
     take_home: Type.Optional(

@@ -22,6 +22,7 @@ export const FLAG_CODES = [
   'BASICS_TOTAL_BELOW_PEERS',
   'GROSS_BELOW_TAKE_HOME',
   'TAKE_HOME_ESTIMATED',
+  'RENT_FREE',
 ] as const;
 export type FlagCode = (typeof FLAG_CODES)[number];
 
@@ -34,6 +35,26 @@ const FlagItem = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** The terms of the index's decomposition (src/engine/terms.ts computes them). */
+export const TERM_CODES = [
+  'TAKE_HOME_LESS_PEER_SPENDING',
+  'STATED_VS_PEERS',
+  'BENCHMARK_VS_PEERS',
+  'OTHER_DEBT_PAYMENTS',
+] as const;
+
+export const TermItem = Type.Object(
+  {
+    code: Type.Enum(TERM_CODES, { type: 'string' }),
+    category: Type.Union([Type.String(), Type.Null()]),
+    amount: Type.Number({
+      description: 'Dollars a year, signed, to the cent: what the term adds to 12 × PSA.',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type Term = Static<typeof TermItem>;
 
 const LendingDetails = Type.Object(
   {
@@ -60,6 +81,11 @@ export const ScoreDetails = Type.Object(
     }),
     reasons: Type.Array(ReasonItem, { maxItems: 4 }),
     savings_reasons: Type.Array(ReasonItem, { maxItems: 4 }),
+    terms: Type.Array(TermItem, {
+      description:
+        'Every term of the index decomposition on this basis (docs/scores.md), dollars a year, signed: they ' +
+        'sum to 12 × PSA before its rounding.',
+    }),
     flags: Type.Array(FlagItem),
     geo_level: Type.Enum(GEO_LEVELS, { type: 'string' }),
     model_version: Type.String(),

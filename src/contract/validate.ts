@@ -168,15 +168,30 @@ export const invalidRequest = (errors: ErrorItem[]): InvalidRequestBody => ({
  *   unit is FAM_TYPE 8, single);
  * - take-home pay below LIMITS.netIncomeMin (a dollar a year) describes no household: every rounded amount of
  *   its budget would be 0. The schema's own bound stays `> 0`, whose message callers already handle;
- * - grouped inputs that conflict with each other or with `budget` (src/contract/grouping.ts).
+ * - grouped inputs that conflict with each other or with `budget` (src/contract/grouping.ts);
+ * - a household declared rent-free (`options.rent_free`) with a housing amount above 0 or in a group.
  */
 function contradicts(request: OperationRequest): boolean {
   const { demographics } = request;
   return (
     isCoupleOfOne(demographics) ||
     demographics.net_annual_income < LIMITS.netIncomeMin ||
-    (request.grouped_inputs !== undefined && groupingConflicts(request).length > 0)
+    (request.grouped_inputs !== undefined && groupingConflicts(request).length > 0) ||
+    rentFreeConflict(request) !== undefined
   );
+}
+
+/** Why `options.rent_free` contradicts the request's housing amount, or undefined when it does not. */
+function rentFreeConflict(request: OperationRequest): string | undefined {
+  if (request.options?.rent_free !== true) return undefined;
+  const housing = request.budget?.mortgage_and_rent;
+  if (housing !== undefined && housing > 0) {
+    return `contradicts budget.mortgage_and_rent ${housing}: a rent-free household states no housing amount, or 0`;
+  }
+  const grouped = request.grouped_inputs?.some((group) => group.items.includes('mortgage_and_rent'));
+  return grouped === true
+    ? 'contradicts grouped_inputs holding mortgage_and_rent: a rent-free household states no housing amount'
+    : undefined;
 }
 
 function isCoupleOfOne({ household_type: type, household_members: members }: Demographics): boolean {
@@ -200,6 +215,8 @@ function contradictions(request: OperationRequest): ErrorItem[] {
     });
   }
   errors.push(...groupingConflicts(request));
+  const rentFree = rentFreeConflict(request);
+  if (rentFree !== undefined) errors.push({ path: '/options/rent_free', message: rentFree });
   return errors;
 }
 

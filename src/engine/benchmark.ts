@@ -1,8 +1,9 @@
 /**
  * Expenditure benchmarks: what households like this one spend per category at a given percentile, the
  * flags for stated expenses far below it, and the benchmark basis of the PSA (the greater of stated and
- * benchmark per category), an open counterpart of Australia's Household Expenditure Measure.
- * docs/scores.md ("Benchmarks and flags") documents every rule and constant here.
+ * benchmark per category, a category not stated counting as stated at 0), an open counterpart of
+ * Australia's Household Expenditure Measure. docs/scores.md ("Benchmarks and flags") documents every rule
+ * and constant here.
  */
 import {
   CATEGORIES,
@@ -11,6 +12,7 @@ import {
   SPENDING_CATEGORY_COUNT,
 } from '../contract/categories.js';
 import { RANGE_PERCENTILES } from '../model/artifact.js';
+import { NO_FLOORS } from './benchmark-floors.js';
 import { CATEGORY_DESCRIPTIONS } from './category-kinds.js';
 import { type ScoreParts, type StatedAmounts, statedByIndex } from './index-score.js';
 import { roundHalfAwayFromZero } from './rounding.js';
@@ -18,20 +20,27 @@ import { roundHalfAwayFromZero } from './rounding.js';
 /** The percentiles the flags and the benchmark basis read. */
 export type BenchmarkPercentile = 25 | 50;
 
-/** Per category, what peers spend at a percentile, annual. */
+/** Per category, what peers spend at a percentile, and the public standard below which no benchmark goes. */
 export interface PeerBenchmarks {
   /** Peers' annual spending on the spending category at `index` (CATEGORIES order) at `percentile`. */
   at(index: number, percentile: BenchmarkPercentile): number;
+  /** The public minimum standard for the category at `index` for this household, annual; 0 when none. */
+  floor(index: number): number;
 }
 
 /**
  * Benchmarks from the model's percentiles of peers' spending, [category][RANGE_PERCENTILES] as
- * `SpendingModel.ranges` writes them (docs/model.md, "Distributions"). Read when asked, so the caller
- * may refill `ranges` for each household and keep one benchmarks object.
+ * `SpendingModel.ranges` writes them (docs/model.md, "Distributions"), and the household's public floors
+ * (`FloorTable.of` its size; none by default). Both are read when asked, so the caller may refill them
+ * for each household and keep one benchmarks object.
  */
-export function rangeBenchmarks(ranges: ArrayLike<number>): PeerBenchmarks {
+export function rangeBenchmarks(
+  ranges: ArrayLike<number>,
+  floors: () => ArrayLike<number> = () => NO_FLOORS.of(undefined),
+): PeerBenchmarks {
   return {
     at: (index, percentile) => ranges[index * RANGE_PERCENTILES.length + PERCENTILE_OFFSET[percentile]]!,
+    floor: (index) => floors()[index]!,
   };
 }
 
@@ -126,27 +135,57 @@ const flagOf = (code: FlagCode, category: Category | null, stated: number, bench
 });
 
 /**
- * The benchmark a stated amount is held to on the benchmark basis, or undefined when the stated amount
- * stands as it is: housing (the lender sees the lease or the mortgage) and other debt payments (no peer
- * figure: the model sets them at 0). Basics are held to the peers' median, discretionary spending to the
- * 25th percentile, as HEM holds absolute and discretionary basics.
+ * A household declared rent-free (`options.rent_free`): its housing counts at 0 on both bases, and it is
+ * flagged whatever the amount, with the housing benchmark it is exempt from.
  */
-export function basisBenchmark(index: number, benchmarks: PeerBenchmarks): number | undefined {
-  if (index === HOUSING_INDEX || index >= SPENDING_CATEGORY_COUNT) return undefined;
-  return benchmarks.at(index, CATEGORY_DESCRIPTIONS[CATEGORIES[index]!].kind === 'basic' ? 50 : 25);
+export function rentFreeFlags(parts: ScoreParts, benchmarks: PeerBenchmarks): Flag[] {
+  if (parts.rentFree !== true) return [];
+  const benchmark = basisBenchmark(HOUSING_INDEX, benchmarks, parts.peers)!;
+  return [flagOf('RENT_FREE', 'mortgage_and_rent', 0, benchmark)];
 }
 
 /**
- * The household as the benchmark basis sees it: each stated category at the greater of its stated amount
- * and its benchmark (`basisBenchmark`), everything else as sent. Its `statedSpending` is the benchmark
- * basis's spending, and its reasons are the benchmark basis's reasons.
+ * A category's benchmark on the benchmark basis, the least it counts at, or undefined for the categories
+ * held to none: other debt payments (no peer figure: the model sets them at 0) and savings. It is the
+ * greatest of what peers spend (`peers`, the model's amount: what the category counts at when not stated),
+ * their median for basics or 25th percentile for discretionary spending (HEM's absolute and discretionary
+ * basics) and the public standard that covers the category (`PeerBenchmarks.floor`). Housing is a basic
+ * like the others, its peers those of the household's tenure, take-home and place.
+ */
+export function basisBenchmark(
+  index: number,
+  benchmarks: PeerBenchmarks,
+  peers: ArrayLike<number>,
+): number | undefined {
+  if (index >= SPENDING_CATEGORY_COUNT) return undefined;
+  return Math.max(peers[index]!, benchmarks.at(index, BASIS_PERCENTILE[index]!), benchmarks.floor(index));
+}
+
+/** The percentile each spending category's benchmark reads: 50 for basics, 25 for discretionary spending. */
+const BASIS_PERCENTILE: readonly BenchmarkPercentile[] = CATEGORIES.slice(0, SPENDING_CATEGORY_COUNT).map(
+  (category) => (CATEGORY_DESCRIPTIONS[category].kind === 'basic' ? 50 : 25),
+);
+
+/**
+ * The household as the benchmark basis sees it: every spending category at the greater of its stated
+ * amount and its benchmark (`basisBenchmark`), a category not stated at its benchmark. Stating less than
+ * the benchmark, 0 included, therefore counts exactly as stating nothing, and no category counts below
+ * what the default basis counts. Housing declared rent-free stays at 0; other debt payments and savings as
+ * sent. `benchmarked` marks the categories counted at a benchmark other than the peers' amount. Its
+ * `statedSpending` is the benchmark basis's spending, and its reasons are the benchmark basis's reasons.
  */
 export function heldToBenchmarks(parts: ScoreParts, benchmarks: PeerBenchmarks): ScoreParts {
   const stated: Partial<Record<Category, number>> = { ...parts.stated };
-  for (const [category, amount] of Object.entries(parts.stated) as [Category, number | undefined][]) {
-    if (amount === undefined) continue;
-    const benchmark = basisBenchmark(CATEGORY_INDEX[category], benchmarks);
-    if (benchmark !== undefined) stated[category] = Math.max(amount, benchmark);
+  const benchmarked = new Array<boolean>(SPENDING_CATEGORY_COUNT).fill(false);
+  for (let i = 0; i < SPENDING_CATEGORY_COUNT; i++) {
+    if (i === HOUSING_INDEX && parts.rentFree === true) continue;
+    const category = CATEGORIES[i]!;
+    const amount = parts.stated[category];
+    const benchmark = basisBenchmark(i, benchmarks, parts.peers)!;
+    if (amount !== undefined && amount >= benchmark) continue;
+    if (amount === undefined && benchmark === parts.peers[i]) continue;
+    stated[category] = benchmark;
+    benchmarked[i] = benchmark !== parts.peers[i];
   }
-  return { ...parts, stated };
+  return { ...parts, stated, benchmarked };
 }

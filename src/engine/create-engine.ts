@@ -27,6 +27,7 @@ import type { Geography, GeoResolver } from '../geo/types.js';
 import { RANGE_PERCENTILES } from '../model/artifact.js';
 import type { Profile, SpendingModel } from '../model/types.js';
 import { type PeerBenchmarks, rangeBenchmarks } from './benchmark.js';
+import { type FloorTable, NO_FLOORS } from './benchmark-floors.js';
 import { type EvaluationBuffers, evaluationSteps } from './evaluation.js';
 import { fairLendingRequest } from './fair-lending.js';
 import { statedWithGroups } from './grouping.js';
@@ -54,13 +55,18 @@ export interface EngineParts {
   readonly geo: GeoResolver;
   /** The score reference built with this model, for explained scores (none: they refuse). */
   readonly reference?: ScoreReference | undefined;
+  /**
+   * The public standards the benchmark basis holds benchmarks to (`loadBenchmarkFloors`; none: the
+   * model's percentiles alone, for tests of the arithmetic).
+   */
+  readonly floors?: FloorTable | undefined;
   readonly config?: Partial<EngineConfig> | undefined;
 }
 
-export function createEngine({ model, geo, reference, config }: EngineParts): LocalEngine {
+export function createEngine({ model, geo, reference, floors, config }: EngineParts): LocalEngine {
   const scoreKey = checkScoreKey(config?.scoreKey ?? DEFAULT_SCORE_KEY);
   const { buffers, readFixedExpenses, predict, allocate, score } = evaluationSteps(model);
-  const peerRanges = peerRangesOf(model, buffers.modeled);
+  const peerRanges = peerRangesOf(model, buffers.modeled, floors ?? NO_FLOORS);
   const refusalOf = zipRefusal(geo);
   const scoreRecord = scoreAnswerer(scoreKey);
   const explainerParts = { model, reference, refusalOf, householdFiguresOf, scoreRecord, peerRanges };
@@ -77,13 +83,14 @@ export function createEngine({ model, geo, reference, config }: EngineParts): Lo
   function householdFiguresOf(request: ValidRequest): EvaluatedFigures {
     const { demographics } = request;
     const netIncome = demographics.net_annual_income;
-    let givenWhole = readFixedExpenses(request.budget);
+    const budget = statedBudget(request);
+    let givenWhole = readFixedExpenses(budget);
     const geography = geo.resolve(demographics.zip);
     let fillableWeight = predict(demographics, geography);
-    figures.stated = request.budget;
+    figures.stated = budget;
     // Groups' shares are stated: read again, and predicted again for the weight of the rest only.
     if (request.grouped_inputs !== undefined) {
-      figures.stated = statedWithGroups(request.budget, request.grouped_inputs, buffers.modeled);
+      figures.stated = statedWithGroups(budget, request.grouped_inputs, buffers.modeled);
       [givenWhole, fillableWeight] = [readFixedExpenses(figures.stated), predict(demographics, geography)];
     }
     score(netIncome, allocate(netIncome, givenWhole, fillableWeight));
@@ -197,6 +204,15 @@ const figuresOver = (buffers: EvaluationBuffers, geography: Geography): Writable
   stated: undefined,
 });
 
+/**
+ * The request's stated amounts: its `budget`, with housing stated at 0 when the request declares the
+ * household rent-free (`options.rent_free`; validation refuses it beside a housing amount above 0).
+ */
+function statedBudget(request: ValidRequest): GivenBudget | undefined {
+  if (request.options?.rent_free !== true) return request.budget;
+  return { ...request.budget, mortgage_and_rent: 0 };
+}
+
 /** The refusal of a valid request: its ZIP's prefix is not assigned, so no place stands behind it. */
 type RefusalOf = (request: ValidRequest) => InvalidRequestBody | undefined;
 
@@ -224,19 +240,26 @@ function admit(body: unknown, refusalOf: RefusalOf): Result<ValidRequest> {
 /** The explanations' view of a request just evaluated: its stated amounts and the model's. */
 function scorePartsOf(request: ValidRequest, figures: EvaluatedFigures): ScoreParts {
   const { demographics } = request;
-  return { netIncome: demographics.net_annual_income, stated: figures.stated ?? {}, peers: figures.modeled };
+  return {
+    netIncome: demographics.net_annual_income,
+    stated: figures.stated ?? {},
+    peers: figures.modeled,
+    rentFree: request.options?.rent_free,
+  };
 }
 
 /**
  * The model's percentiles of peers' spending for the household just evaluated (its means in `modeled`),
  * into one buffer reused by every call, read by one benchmarks object.
  */
-function peerRangesOf(model: SpendingModel, modeled: Float64Array) {
+function peerRangesOf(model: SpendingModel, modeled: Float64Array, floors: FloorTable) {
   const ranges = new Float64Array(SPENDING_CATEGORY_COUNT * RANGE_PERCENTILES.length);
-  const benchmarks = rangeBenchmarks(ranges);
+  let householdFloors = floors.of(undefined);
+  const benchmarks = rangeBenchmarks(ranges, () => householdFloors);
   return {
     benchmarksOf(profile: Profile): PeerBenchmarks {
       model.ranges(profile, modeled, ranges);
+      householdFloors = floors.of(profile.household_members);
       return benchmarks;
     },
     answer(profile: Profile, means: ModelResponse['model']): ModelRangesResponse {

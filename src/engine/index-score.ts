@@ -27,6 +27,16 @@ export interface ScoreParts {
    * (`SpendingModel.predict`) for this profile and place.
    */
   readonly peers: ArrayLike<number>;
+  /**
+   * The request's `options.rent_free`: the household pays no rent or mortgage, and its housing counts at
+   * 0 (stated) on every basis.
+   */
+  readonly rentFree?: boolean | undefined;
+  /**
+   * On the benchmark basis (`heldToBenchmarks`), true for each spending category (CATEGORIES order)
+   * whose amount in `stated` is its benchmark rather than an amount the caller stated.
+   */
+  readonly benchmarked?: readonly boolean[] | undefined;
 }
 
 /** Stated amounts in CATEGORIES order, undefined where not stated (`statedByIndex`). */

@@ -128,7 +128,13 @@ function sharedWords(rank: number, parts: ScoreParts, stated: StatedAmounts): st
   const i = rank - ABOVE_PEERS_RANK;
   const amount = stated[i]!;
   const peer = peers[i]!;
-  return `Stated ${CATEGORY_DESCRIPTIONS[SPENDING_CATEGORIES[i]!].label} of ${dollars(amount)} a year is ${dollars(amount - peer)} above the ${dollars(peer)} that comparable households spend`;
+  const label = CATEGORY_DESCRIPTIONS[SPENDING_CATEGORIES[i]!].label;
+  // On the benchmark basis a category may count at its benchmark, above anything the caller stated.
+  const counted =
+    parts.benchmarked?.[i] === true
+      ? `${label[0]!.toUpperCase()}${label.slice(1)} counted at its benchmark of`
+      : `Stated ${label} of`;
+  return `${counted} ${dollars(amount)} a year is ${dollars(amount - peer)} above the ${dollars(peer)} that comparable households spend`;
 }
 
 /** The largest MAX_REASONS of `candidates`, largest first, ties in REASON_CODES order. */

@@ -6,7 +6,13 @@
 import type { Basis, LoanRequest } from '../contract/schemas.js';
 import type { ScoreDetails, ScoreProfile } from '../contract/score-details.js';
 import { type GeoFlag, type GeoLevel, geoFlagOf } from '../geo/types.js';
-import { expenseFlags, heldToBenchmarks, incomeFlags, type PeerBenchmarks } from './benchmark.js';
+import {
+  expenseFlags,
+  heldToBenchmarks,
+  incomeFlags,
+  type PeerBenchmarks,
+  rentFreeFlags,
+} from './benchmark.js';
 import {
   clampedScore,
   indicesOf,
@@ -18,6 +24,7 @@ import {
 import { lendingOf } from './lending.js';
 import { lendingReasons, type Reason, savingsReasons, scoreReasonCodes, scoreReasons } from './reasons.js';
 import { percentileOf, type ScoreReference } from './score-reference.js';
+import { scoreTerms } from './terms.js';
 
 // The shapes live with the contract (src/contract/score-details.ts); re-exported for the engine's users.
 export { SCORE_PROFILES, ScoreDetails, type ScoreProfile } from '../contract/score-details.js';
@@ -135,10 +142,11 @@ export function scoreDetails(input: DetailsInput): ScoreDetails {
     percentile,
     reasons: reasonItems(scoreReasons(onBasis)),
     savings_reasons: reasonItems(savingsReasons(onBasis)),
+    terms: scoreTerms(onBasis),
     flags: [
       ...incomeFlags(parts.netIncome, input.grossIncome),
       ...expenseFlags(parts, benchmarks),
-      ...geoFlags(input.geoLevel),
+      ...rentFreeFlags(parts, benchmarks),
     ],
     geo_level: input.geoLevel,
     model_version: input.modelVersion,

@@ -4,6 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { floorTable, parseBenchmarkFloors } from '../engine/benchmark-floors.js';
 import { createEngine } from '../engine/create-engine.js';
 import { parseScoreReference, type ScoreReference } from '../engine/score-reference.js';
 import type { LocalEngine } from '../engine/types.js';
@@ -12,6 +13,8 @@ import { DEFAULT_MODEL_PATH, loadSpendingModel } from '../model/load.js';
 import { DATA_DIR } from '../paths.js';
 
 export const DEFAULT_SCORE_REFERENCE_PATH = join(DATA_DIR, 'model', 'score-reference.json');
+/** The public standards under the benchmark basis's benchmarks (src/engine/benchmark-floors.ts). */
+export const DEFAULT_BENCHMARK_FLOORS_PATH = join(DATA_DIR, 'reference', 'benchmark-floors.json');
 
 export interface LoadEngineOptions {
   /** Model artifact (default: the shipped data/model/outlay-model.json). */
@@ -28,12 +31,18 @@ export interface LoadEngineOptions {
 }
 
 export async function loadEngine(options: LoadEngineOptions = {}): Promise<LocalEngine> {
-  const [model, geo] = await Promise.all([
+  const [model, geo, floors] = await Promise.all([
     loadSpendingModel(options.modelPath ?? DEFAULT_MODEL_PATH),
     loadGeoResolver(options.geoDir ?? DEFAULT_GEO_DIR),
+    loadBenchmarkFloors(),
   ]);
   const reference = await referenceFor(model.version, options);
-  return createEngine({ model, geo, reference, config: { scoreKey: options.scoreKey } });
+  return createEngine({ model, geo, reference, floors, config: { scoreKey: options.scoreKey } });
+}
+
+/** The shipped public standards under the benchmark basis, by household size. */
+export async function loadBenchmarkFloors(path = DEFAULT_BENCHMARK_FLOORS_PATH) {
+  return floorTable(parseBenchmarkFloors(JSON.parse(await readFile(path, 'utf8')), path));
 }
 
 /** The reference for a model: the one given, else the shipped one when the model is the shipped one. */

@@ -177,14 +177,26 @@ describe.skipIf(!artifactBuilt)('outlay score --explain (binary) on the shipped 
       'Predicted Saving Ability',
       'OUTLAY',
       'SAViNGS',
+      'LENDiNG',
       'details',
     ]);
   });
 
-  it('without --explain: the plain score body, the loan read by nothing', () => {
+  it('without --explain: the score body with LENDiNG, as the API answers a loan', () => {
     const run = outlay(['score', '--json', JSON.stringify(loanRequest)]);
     expect(run.code).toBe(0);
-    expect(run.stdout).toBe(`${JSON.stringify((engine!.score(request) as { value: object }).value)}\n`);
+    expect(run.stdout).toBe(`${JSON.stringify((engine!.score(loanRequest) as { value: object }).value)}\n`);
+    expect(Object.keys(run.body() as object)).toContain('LENDiNG');
+  });
+
+  it("the body's own options: read as the API reads them (options.basis benchmark without --basis)", () => {
+    const onBenchmark = { ...request, options: { basis: 'benchmark' } };
+    const run = outlay(['score', '--json', JSON.stringify(onBenchmark), '--explain']);
+    expect(run.code).toBe(0);
+    expect((run.body() as { details: { basis: string } }).details.basis).toBe('benchmark');
+    expect(run.stdout).toBe(
+      `${JSON.stringify((engine!.explainedScore(onBenchmark) as { value: object }).value)}\n`,
+    );
   });
 
   it('refuses --explain for a batch file (exit code 1, message on stderr)', () => {

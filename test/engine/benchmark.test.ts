@@ -8,7 +8,7 @@ import {
   type PeerBenchmarks,
   rangeBenchmarks,
 } from '../../src/engine/benchmark.js';
-import { indicesOf, statedSpending } from '../../src/engine/index-score.js';
+import { indicesOf, type ScoreParts, statedSpending } from '../../src/engine/index-score.js';
 import { benchmarksOf, partsOf, shippedParts } from './scored-sample.js';
 
 /** Peers spending 1,000 a year on average on each of the 36 spending categories. */
@@ -59,26 +59,61 @@ describe('expenseFlags', () => {
 });
 
 describe('heldToBenchmarks', () => {
-  /** Percentiles 25 and 50 at 100 and 200 for every category, to tell them apart. */
-  const distinct: PeerBenchmarks = { at: (_index, p) => 4 * p };
+  /** Percentiles 25 and 50 at 100 and 200 for every category, to tell them apart; food at home's floor 1,500. */
+  const distinct: PeerBenchmarks = {
+    at: (_index, p) => 4 * p,
+    floor: (index) => (index === CATEGORY_INDEX.food_home ? 1500 : 0),
+  };
+  /** Peers spending 150 a year on average on each spending category, pets 300: between p25 and p50. */
+  const low = new Float64Array(CATEGORY_COUNT).fill(150, 0, 36);
+  low[CATEGORY_INDEX.pets] = 300;
 
-  it('basics held to the median, discretionary to the p25, housing and debt as stated', () => {
-    expect(basisBenchmark(CATEGORY_INDEX.food_home, distinct)).toBe(200);
-    expect(basisBenchmark(CATEGORY_INDEX.food_out, distinct)).toBe(100);
-    expect(basisBenchmark(CATEGORY_INDEX.mortgage_and_rent, distinct)).toBeUndefined();
-    expect(basisBenchmark(CATEGORY_INDEX.other_debt_payments, distinct)).toBeUndefined();
+  it('unit: the greatest of peers, their median (basics, housing too) or p25 (discretionary), the floor', () => {
+    expect(basisBenchmark(CATEGORY_INDEX.electricity, distinct, low)).toBe(200);
+    expect(basisBenchmark(CATEGORY_INDEX.mortgage_and_rent, distinct, low)).toBe(200);
+    expect(basisBenchmark(CATEGORY_INDEX.food_out, distinct, low)).toBe(150);
+    expect(basisBenchmark(CATEGORY_INDEX.pets, distinct, low)).toBe(300);
+    expect(basisBenchmark(CATEGORY_INDEX.food_home, distinct, low)).toBe(1500);
+    expect(basisBenchmark(CATEGORY_INDEX.electricity, distinct, peers)).toBe(1000);
+    expect(basisBenchmark(CATEGORY_INDEX.other_debt_payments, distinct, low)).toBeUndefined();
+    expect(basisBenchmark(CATEGORY_INDEX.savings, distinct, low)).toBeUndefined();
   });
 
-  it('the greater of stated and benchmark per stated category; the rest as on the default basis', () => {
+  it('unit: every spending category at the greater of stated and benchmark, unstated ones at their benchmark', () => {
     const parts = {
       netIncome: 50_000,
-      stated: { food_home: 50, food_out: 150, mortgage_and_rent: 0, other_debt_payments: 10, savings: 9 },
-      peers,
+      stated: { electricity: 50, food_out: 180, mortgage_and_rent: 0, other_debt_payments: 10, savings: 9 },
+      peers: low,
     };
-    // Default: 36,000 − 3 × 1,000 + 50 + 150 + 0 + 10 = 33,210. Benchmark: food_home 200 (its median),
-    // food_out 150 (above its p25 of 100), rent 0 as stated: 150 more.
-    expect(statedSpending(parts)).toBe(33_210);
-    expect(statedSpending(heldToBenchmarks(parts, distinct))).toBe(33_360);
+    // Default: 36 × 150 + 150 (pets) − 3 × 150 + 50 + 180 + 0 + 10 = 5,340. Benchmark: electricity and
+    // housing at their median, 200 each; food_out 180 as stated (above 150); food at home, not stated, at
+    // its floor, 1,500; the 31 other basics at their median, 200 (discretionary ones at peers'):
+    // 5,340 + 150 + 200 + 1,350 + 50 × 21 (the 24 basics but these three) = 8,090.
+    expect(statedSpending(parts)).toBe(5340);
+    const held = heldToBenchmarks(parts, distinct);
+    expect(statedSpending(held)).toBe(8090);
+    expect(held.stated).toMatchObject({
+      electricity: 200,
+      food_out: 180,
+      mortgage_and_rent: 200,
+      food_home: 1500,
+    });
+    expect(held.benchmarked?.[CATEGORY_INDEX.food_home]).toBe(true);
+    expect(held.benchmarked?.[CATEGORY_INDEX.food_out]).toBe(false);
+  });
+
+  it('unit: stating 0, or anything below the benchmark, counts exactly as stating nothing', () => {
+    const none = statedSpending(heldToBenchmarks({ netIncome: 50_000, stated: {}, peers }, distinct));
+    for (const amount of [0, 1, 999.99]) {
+      const parts = { netIncome: 50_000, stated: { mortgage_and_rent: amount, electricity: amount }, peers };
+      expect(statedSpending(heldToBenchmarks(parts, distinct))).toBe(none);
+    }
+  });
+
+  it('unit: rent-free housing stays at 0 on the benchmark basis', () => {
+    const parts = { netIncome: 50_000, stated: { mortgage_and_rent: 0 }, peers, rentFree: true };
+    const none = statedSpending(heldToBenchmarks({ netIncome: 50_000, stated: {}, peers }, distinct));
+    expect(statedSpending(heldToBenchmarks(parts, distinct))).toBe(none - 1000);
   });
 });
 
@@ -102,22 +137,20 @@ describe('the Birmingham renter (README: ZIP 35210, take-home 41,004, age 25)', 
     ]);
   });
 
-  it('food_home: 100 on the benchmark basis: the PSA of no stated food plus (mean − median) / 12', () => {
+  it('food_home: 100 on the benchmark basis: as no stated food, which counts at USDA Thrifty for one', () => {
     const request = birmingham({ food_home: 100 });
     const stated = partsOf(shipped, request);
     const none = partsOf(shipped, birmingham());
-    const psaOnBenchmark = indicesOf(
-      stated,
-      statedSpending(heldToBenchmarks(stated, benchmarksOf(shipped, request))),
-    ).psa;
-    const psaWithoutFood = indicesOf(none, statedSpending(none)).psa;
-    // Shipped model: 626 on the default basis; 372 with no stated food (its mean, $3,140); 392 on the
-    // benchmark basis (its median, $2,906: (3,140 − 2,906) / 12 = 19.5 a month more). The gap is the
-    // median-for-basics rule's, 5.4 % of this profile's PSA: it is not tuned to fit a threshold.
+    const onBenchmark = (parts: ScoreParts) =>
+      indicesOf(parts, statedSpending(heldToBenchmarks(parts, benchmarksOf(shipped, request)))).psa;
+    // Shipped model: 626 on the default basis, 372 with no stated food (its mean, $3,140). On the benchmark
+    // basis $100 is below food's benchmark, so food counts as not stated: at the mean, raised to the USDA
+    // Thrifty cost for one person (household size not given), $4,004.43 (data/reference/benchmark-floors.json):
+    // (4,004.43 − 3,140) / 12 = 72 a month less than 372.
     expect(indicesOf(stated, statedSpending(stated)).psa).toBe(626);
+    expect(indicesOf(none, statedSpending(none)).psa).toBe(372);
     const food = CATEGORY_INDEX.food_home;
-    const meanMinusMedian = none.peers[food]! - benchmarksOf(shipped, request).at(food, 50);
-    expect(Math.abs(psaOnBenchmark - psaWithoutFood - meanMinusMedian / 12)).toBeLessThanOrEqual(1);
-    expect([psaOnBenchmark, psaWithoutFood]).toEqual([392, 372]);
+    expect(onBenchmark(stated)).toBe(onBenchmark(none));
+    expect(Math.abs(372 - onBenchmark(stated) - (4004.43 - none.peers[food]!) / 12)).toBeLessThanOrEqual(1);
   });
 });

@@ -50,9 +50,11 @@ describe('scoreDetails for the Birmingham renter', () => {
     expect(details.lending).toBeUndefined();
   });
 
-  it('benchmark basis: food held to the peers median, PSA 92 (392 with food at its median $2,906, less $300 of monthly debt)', () => {
+  it('benchmark basis: food at USDA Thrifty for one, PSA 0 (372 with no stated food, less $72 and $300 of debt)', () => {
+    // $100 of food is below its benchmark: the greatest of the mean $3,140, the median $2,906 and USDA
+    // Thrifty for one person (size not given), $4,004.43; (4,004.43 − 3,140) / 12 = 72 a month.
     const details = detailsOf({ basis: 'benchmark' });
-    expect([details.basis, details.psa]).toEqual(['benchmark', 92]);
+    expect([details.basis, details.psa, details.index]).toEqual(['benchmark', 0, 80]);
   });
 
   it('a loan of $200 a month: lender mode with the stressed payment, its surplus and its reason', () => {
@@ -104,7 +106,7 @@ describe('the engine loaded with the shipped reference', () => {
     const result = loaded.explainedScore({ ...request, loan: { monthly_payment: 200 } });
     if (!result.ok) throw new Error('rejected');
     const { details, ...score } = result.value;
-    expect({ ok: true, value: score }).toEqual(loaded.score(request));
+    expect({ ok: true, value: score }).toEqual(loaded.score({ ...request, loan: { monthly_payment: 200 } }));
     expect(details).toEqual(detailsOf({ loan: { monthly_payment: 200 } }));
   });
 
@@ -112,8 +114,8 @@ describe('the engine loaded with the shipped reference', () => {
     const result = loaded.score({ ...request, options: { basis: 'benchmark' } });
     expect(result).toEqual({
       ok: true,
-      // PSA 392 − 300 = 92; index 80 + 100 × 1,104 / 41,004 = 82.69 → 82.7.
-      value: { 'Predicted Saving Ability': '92', OUTLAY: '82.7', SAViNGS: '82.7' },
+      // PSA 0 (the test above): index 80.0.
+      value: { 'Predicted Saving Ability': '0', OUTLAY: '80.0', SAViNGS: '80.0' },
     });
   });
 

@@ -52,9 +52,10 @@ describe('POST /v1.0/scores/generate?explain=true', () => {
     const body = { ...REQUEST, options: { basis: 'benchmark' } };
     const plain = await score(body);
     const explained = await score(body, '?explain=true');
-    // Food held to the peers' median ($2,906; mean $3,140): 392, against 372 with no stated food.
-    expect(plain.body['Predicted Saving Ability']).toBe('392');
-    expect(explained.body.details).toMatchObject({ basis: 'benchmark', psa: 392 });
+    // $100 of food is below its benchmark, USDA Thrifty for one ($4,004; peers' mean $3,140, median
+    // $2,906): as no stated food, 372 a month less (4,004.43 − 3,140) / 12 = 72: 300.
+    expect(plain.body['Predicted Saving Ability']).toBe('300');
+    expect(explained.body.details).toMatchObject({ basis: 'benchmark', psa: 300 });
   });
 
   it('explain=false or absent, with or without the default basis: the plain answer, byte for byte', async () => {

@@ -52,11 +52,11 @@ const scoreOptions = {
     describe:
       'One-off requests only: print the score with its details, as POST /v1.0/scores/generate?explain=true',
   },
+  // No yargs default: a one-off request's own `options.basis` stands unless --basis is given.
   basis: {
     choices: BASES,
-    default: 'stated' as const,
     describe:
-      'The PSA\'s basis: "stated" amounts as sent, or "benchmark": each stated category at least what peers spend (docs/scores.md)',
+      'The PSA\'s basis: "stated" amounts as sent (default), or "benchmark": every category at least its benchmark (docs/scores.md)',
   },
   'score-profile': {
     choices: SCORE_PROFILES,
@@ -271,7 +271,7 @@ async function runJob(
     progressBar: argv.progress ?? process.stderr.isTTY === true,
     batchRows: positiveInteger('--batch-rows', argv['batch-rows']),
     scoreKey: argv['score-key'],
-    scoring: { basis: argv.basis, profile: argv['score-profile'] },
+    scoring: { basis: argv.basis ?? 'stated', profile: argv['score-profile'] },
     logger,
     checkpointIntervalMs: positiveInteger('--checkpoint-every', argv['checkpoint-every']),
     startScorer: (layout, io) => startScorer(argv, layout, io, logger),
@@ -286,7 +286,7 @@ function startFields(argv: ScoreArgs, maxRejectRate: number | undefined): Record
     input: argv.input,
     out: argv.out,
     format: argv.format ?? 'as input',
-    basis: argv.basis,
+    basis: argv.basis ?? 'stated',
     scoreProfile: argv['score-profile'],
     engine: argv.engine,
     ...(argv.engine === 'local'
