@@ -33,6 +33,7 @@ import {
 import type { MainThreadIo, ScoreJobResult, Shard } from '../score/job.js';
 import type { OutputLayout } from '../score/layout.js';
 import type { BatchScorer } from '../score/scorer.js';
+import { logLineSpans, rejectRateOf } from './line-span-outcome.js';
 import { onStopSignals } from './stop-signals.js';
 
 const scoreOptions = {
@@ -96,6 +97,12 @@ const scoreOptions = {
     choices: INPUT_ENCODINGS,
     default: 'utf-8' as const,
     describe: 'CSV input text encoding',
+  },
+  'single-line-records': {
+    type: 'boolean',
+    default: false,
+    describe:
+      'CSV: reject every record that spans several lines (for exports that never embed line breaks in a value)',
   },
   engine: {
     choices: ['local', 'remote'] as const,
@@ -241,6 +248,7 @@ async function runJob(argv: ScoreArgs, logger: Logger, stop: AbortSignal): Promi
     csv: {
       delimiter: argv.delimiter === undefined ? undefined : parseDelimiter(argv.delimiter),
       encoding: argv.encoding,
+      singleLineRecords: argv['single-line-records'] ? true : undefined,
     },
     shard: argv.shard === undefined ? null : parseShard(argv.shard),
     groupBy: argv['group-by'] === undefined ? [] : argv['group-by'].split(',').map((name) => name.trim()),
@@ -286,8 +294,9 @@ function printOutputs(result: ScoreJobResult): void {
 }
 
 function exitCodeOf(result: ScoreJobResult, maxRejectRate: number | undefined, logger: Logger): number {
+  logLineSpans(result, logger);
   if (result.rowsRejected === 0) return EXIT_SUCCESS;
-  const rejectRate = result.rowsRejected / result.rowsIn;
+  const rejectRate = rejectRateOf(result);
   if (maxRejectRate === undefined || rejectRate <= maxRejectRate) return EXIT_REJECTS;
   logger.error(
     { rejectRate, maxRejectRate },

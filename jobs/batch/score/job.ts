@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import { type ColumnMap, planRequest } from '../io/column-mapping.js';
 import type { CsvOptions } from '../io/csv-source.js';
 import type { InputSource, SourceBatch } from '../io/input-source.js';
+import type { LineSpanReport } from '../io/line-spans.js';
 import { SummaryBuilder, type SummaryMeta } from '../report/summary.js';
 import { fingerprintOf, matchingCheckpoint, removeCheckpoint } from './checkpoint.js';
 import { type InterruptingSignal, JobInterrupted } from './exit-codes.js';
@@ -110,6 +111,8 @@ export interface ScoreJobResult {
   readonly rowsRejected: number;
   readonly modelVersion: string;
   readonly files: { scored: string; rejects: string; summary: string; report: string };
+  /** CSV input: the records that spanned several lines. */
+  readonly lineSpans?: LineSpanReport | undefined;
 }
 
 const CHECKPOINT_INTERVAL_MS = 1000;
@@ -269,6 +272,7 @@ async function checkpointFingerprint(run: Run, layout: OutputLayout, modelVersio
     // Absent (and so out of the fingerprint) unless asked for: checkpoints of default runs stay valid.
     delimiter: options.csv?.delimiter,
     encoding: options.csv?.encoding === 'utf-8' ? undefined : options.csv?.encoding,
+    singleLineRecords: options.csv?.singleLineRecords,
     scoreKey: options.scoreKey,
     scoring: options.scoring,
     modelVersion,
@@ -345,6 +349,7 @@ function resultOf(run: Run, scored: Scored, report: StagedReport): ScoreJobResul
     rowsIn: writer.rowsScored + writer.rowsRejected,
     rowsScored: writer.rowsScored,
     rowsRejected: writer.rowsRejected,
+    lineSpans: run.source.lineSpans?.(),
     files: {
       scored: run.options.scoredStream === undefined ? run.paths.scored : '-',
       rejects: run.paths.rejects,

@@ -1,0 +1,30 @@
+/**
+ * What records spanning several lines change in how `outlay score` ends (jobs/batch/io/line-spans.ts):
+ * a log line saying how many and where, and the reject rate counted in lines as well as rows.
+ */
+import type { Logger } from 'pino';
+import { describeRanges } from '../io/line-spans.js';
+import type { ScoreJobResult } from '../score/job.js';
+
+/**
+ * The reject rate --max-reject-rate is held to: every line a rejected record swallowed counts as a row
+ * rejected (an unclosed quote at row 1,000 of 100,000 is 99,001 lines rejected, not one row of 1,000).
+ */
+export function rejectRateOf(result: ScoreJobResult): number {
+  const swallowed = result.lineSpans?.swallowedLines ?? 0;
+  return (result.rowsRejected + swallowed) / (result.rowsIn + swallowed);
+}
+
+/** A warning naming the records that spanned several lines, if there were any. */
+export function logLineSpans(result: ScoreJobResult, logger: Logger): void {
+  const spans = result.lineSpans;
+  if (spans === undefined || spans.multilineRecords === 0) return;
+  logger.warn(
+    {
+      multilineRecords: spans.multilineRecords,
+      ranges: spans.ranges,
+      swallowedLines: spans.swallowedLines,
+    },
+    `${spans.multilineRecords} records spanned several lines (${describeRanges(spans)}); ${spans.swallowedLines} lines of them were rejected beyond their first and count toward the reject rate`,
+  );
+}
