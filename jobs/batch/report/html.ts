@@ -8,6 +8,7 @@ import { AGE_BANDS, HOUSEHOLD_SIZE_BANDS, INCOME_BANDS } from './cohorts.js';
 import { PERCENTILES } from './count-map.js';
 import { escapeHtml, formatCount, formatDollars, formatScore, formatShare } from './format.js';
 import { indexSection, MIN_READABLE_COHORT, tooSmallMark } from './index-section.js';
+import { lineSpansSection } from './line-spans-section.js';
 import type { Cohort, CohortStats, DimensionSummary, Percentiles, Summary } from './summary-schema.js';
 import {
   COLORS,
@@ -326,7 +327,7 @@ ${psaSection(summary.overall)}
 ${scoreSection(summary.overall)}
 ${indexSection(summary)}
 ${cohortSection(summary)}
-${rejectsSection(summary)}
+${rejectsSection(summary)}${lineSpansSection(summary.line_spans)}
 ${aboutSection(summary)}
 </main>
 </body>

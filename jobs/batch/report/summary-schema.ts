@@ -8,6 +8,7 @@
  */
 import Type, { type Static, type TSchema } from '../../../src/vendor/typebox.js';
 import type { SortedCounts } from './count-map.js';
+import { LineSpansJson } from './line-spans-section.js';
 
 export const SUMMARY_FORMAT = 'outlay-summary';
 export const SUMMARY_VERSION = 2;
@@ -175,6 +176,8 @@ export const Summary = Type.Object(
     /** Scored rows per expense flag, `CODE:category` or `CODE` for a total. */
     expense_flags: Type.Record(Type.String(), Count),
     dimensions: Type.Array(DimensionSummary),
+    /** CSV input: records that spanned several lines, when there were any (./line-spans-section.ts). */
+    line_spans: Type.Optional(LineSpansJson),
   },
   { additionalProperties: false },
 );

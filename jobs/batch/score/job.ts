@@ -11,6 +11,7 @@ import { type ColumnMap, planRequest } from '../io/column-mapping.js';
 import type { CsvOptions } from '../io/csv-source.js';
 import type { InputSource, SourceBatch } from '../io/input-source.js';
 import type { LineSpanReport } from '../io/line-spans.js';
+import { withLineSpans } from '../report/line-spans-section.js';
 import { SummaryBuilder, type SummaryMeta } from '../report/summary.js';
 import { fingerprintOf, matchingCheckpoint, removeCheckpoint } from './checkpoint.js';
 import { type InterruptingSignal, JobInterrupted } from './exit-codes.js';
@@ -213,7 +214,7 @@ async function scoreAndPublish(run: Run, format: FileFormat): Promise<ScoreJobRe
   const scored = await scoreAll(run, layout, summary, format);
   const inputSha256 = await run.digest;
   const report = await stageOutputs(run.outputs!, options.outDir, name, () =>
-    summary.finish(summaryMeta(run, scored, inputSha256)),
+    withLineSpans(summary.finish(summaryMeta(run, scored, inputSha256)), run.source.lineSpans?.()),
   );
   await publishOutputs(run.outputs!, report, run.paths.checkpoint, run.lock!);
   return resultOf(run, scored, report);

@@ -62,6 +62,9 @@ describe('outlay score: stray quotes (CLI)', () => {
       ranges: [[21, 26]],
       swallowedLines: 0,
     });
+    const summary = JSON.parse(await readFile(join(dir, 'folded', 'folded.summary.json'), 'utf8'));
+    expect(summary.line_spans).toEqual({ multiline_records: 1, ranges: [[21, 26]], swallowed_lines: 0 });
+    expect(await readFile(join(dir, 'folded', 'folded.report.html'), 'utf8')).toContain('lines 21–26');
 
     const strict = await score('folded-strict', file, '--single-line-records');
     expect(strict.code).toBe(3);
