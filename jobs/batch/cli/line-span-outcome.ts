@@ -15,11 +15,15 @@ export function rejectRateOf(result: ScoreJobResult): number {
   return (result.rowsRejected + swallowed) / (result.rowsIn + swallowed);
 }
 
-/** A warning naming the records that spanned several lines, if there were any. */
+/**
+ * A log line naming the records that spanned several lines, if there were any: a warning when rejected
+ * ones swallowed lines, else information (a quoted field may legitimately hold a line break).
+ */
 export function logLineSpans(result: ScoreJobResult, logger: Logger): void {
   const spans = result.lineSpans;
   if (spans === undefined || spans.multilineRecords === 0) return;
-  logger.warn(
+  const level = spans.swallowedLines > 0 ? 'warn' : 'info';
+  logger[level](
     {
       multilineRecords: spans.multilineRecords,
       ranges: spans.ranges,

@@ -1,7 +1,7 @@
 /**
  * The summary's and the report's account of CSV records that spanned several lines
- * (jobs/batch/io/line-spans.ts). Present only when there were any: the summary of every other run is
- * unchanged, and `outlay merge` reads summaries with and without it.
+ * (jobs/batch/io/line-spans.ts). Present only when rejected ones swallowed lines: the summary of every
+ * other run is unchanged, and `outlay merge` reads summaries with and without it.
  */
 
 import Type, { type Static } from '../../../src/vendor/typebox.js';
@@ -21,9 +21,12 @@ export const LineSpansJson = Type.Object(
 );
 export type LineSpansJson = Static<typeof LineSpansJson>;
 
-/** `summary` with its `line_spans`, when records spanned several lines. */
+/**
+ * `summary` with its `line_spans`, when rejected records swallowed lines. Records spanning lines that were
+ * read as rows are in the log line alone: a merge of shard summaries would not have them.
+ */
 export function withLineSpans<S extends object>(summary: S, spans: LineSpanReport | undefined): S {
-  if (spans === undefined || spans.multilineRecords === 0) return summary;
+  if (spans === undefined || spans.swallowedLines === 0) return summary;
   const line_spans: LineSpansJson = {
     multiline_records: spans.multilineRecords,
     ranges: spans.ranges.map(([first, last]) => [first, last]),
