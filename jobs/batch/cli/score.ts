@@ -36,6 +36,7 @@ import {
 import type { MainThreadIo, ScoreJobResult, Shard } from '../score/job.js';
 import type { OutputLayout } from '../score/layout.js';
 import type { BatchScorer } from '../score/scorer.js';
+import { countedInLines, logLineSpans } from './line-span-outcome.js';
 import { judgeComparison, readReference, referenceOptions } from './reference.js';
 import { onStopSignals } from './stop-signals.js';
 
@@ -100,6 +101,12 @@ const scoreOptions = {
     choices: INPUT_ENCODINGS,
     default: 'utf-8' as const,
     describe: 'CSV input text encoding',
+  },
+  'single-line-records': {
+    type: 'boolean',
+    default: false,
+    describe:
+      'CSV: reject every record that spans several lines (for exports that never embed line breaks in a value)',
   },
   engine: {
     choices: ['local', 'remote'] as const,
@@ -261,6 +268,7 @@ async function runJob(
     csv: {
       delimiter: argv.delimiter === undefined ? undefined : parseDelimiter(argv.delimiter),
       encoding: argv.encoding,
+      singleLineRecords: argv['single-line-records'] ? true : undefined,
     },
     shard: argv.shard === undefined ? null : parseShard(argv.shard),
     groupBy: listOption(argv['group-by']),
@@ -314,7 +322,8 @@ function exitCodeOf(
   logger: Logger,
   maxPsi: number | undefined,
 ): number {
-  const { code, rejectRate } = publishedExitCode(result, maxRejectRate);
+  logLineSpans(result, logger);
+  const { code, rejectRate } = publishedExitCode(countedInLines(result), maxRejectRate);
   if (code === EXIT_REJECT_RATE_EXCEEDED)
     logger.error(
       { rejectRate, maxRejectRate: maxRejectRate ?? DEFAULT_MAX_REJECT_RATE },

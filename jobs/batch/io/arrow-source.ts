@@ -265,7 +265,9 @@ export function arrowInput(input: WholeBatches): InputSource {
   const { fields, batchRows, sizeBytes } = input;
   const header = fields.map((field) => field.name);
   const kinds = fields.map((field) => columnKindOf(field.type));
-  const bytesOf = input.bytesOf ?? ((batch: RecordBatch) => batch.data.byteLength);
+  // A batch of no rows adds no bytes (and apache-arrow's byteLength fails on an empty List's child).
+  const sizeOf = input.bytesOf ?? ((batch: RecordBatch) => batch.data.byteLength);
+  const bytesOf = (batch: RecordBatch) => (batch.numRows === 0 ? 0 : sizeOf(batch));
   let bytesRead = 0;
 
   async function* batches(): AsyncIterable<SourceBatch> {

@@ -6,6 +6,7 @@
  * Nothing is repaired: `relax_quotes` would guess where a field ends, so it stays off.
  */
 import type { CsvError, Info } from 'csv-parse';
+import { LineSpans } from './line-spans.js';
 import type { PositionedRecord } from './positioned-parser.js';
 
 export interface Unreadable {
@@ -43,6 +44,7 @@ const QUOTE_PROBLEMS: Record<string, { what: string; fix: string }> = {
 };
 
 const UTF8_REASON = '(record) is not valid UTF-8';
+const MULTILINE_REASON = '(record) spans several lines';
 
 /**
  * What to do about bytes that are not UTF-8: nearly always a Windows-1252 file (Excel's "CSV" on Windows,
@@ -59,15 +61,20 @@ export interface RecordOrigin {
 
 export class CsvRecordTracker {
   private readonly skips: Skip[] = [];
-  /** Last line and end byte of the last record read (the header's at first). */
+  /** Last line and end byte of the last record read (the header's at first), and blank lines before it. */
   private lastLine = 0;
   private lastEnd = 0;
+  private lastEmpty = 0;
+  /** Records that span several lines. */
+  readonly spans = new LineSpans();
 
   constructor(
     /** Stream offsets of invalid UTF-8 bytes not yet claimed, in order (Utf8Guard.invalid). */
     private readonly invalidBytes: number[],
     /** Added to the stream's lines and bytes in messages (a shard's stream starts inside its file). */
     private readonly origin: RecordOrigin = { lines: 0, bytes: 0 },
+    /** `--single-line-records`: a record spanning several lines is rejected. */
+    private readonly singleLine = false,
   ) {}
 
   /** For csv-parse's `on_skip`. */
@@ -90,6 +97,7 @@ export class CsvRecordTracker {
     if (first.done) throw new Error(`${source} is empty: a CSV input needs a header row`);
     this.lastLine = first.value.lines;
     this.lastEnd = first.value.bytes;
+    this.lastEmpty = first.value.empty;
     return first.value.record;
   }
 
@@ -99,17 +107,39 @@ export class CsvRecordTracker {
    */
   next(positioned: PositionedRecord): CsvRecord[] | undefined {
     const start = this.lastEnd;
-    if (this.skips.length === 0 && (this.invalidBytes[0] ?? Number.POSITIVE_INFINITY) >= positioned.bytes) {
+    // Lines since the last record, less the blank ones skipped: the record's own.
+    const lines = positioned.lines - this.lastLine - (positioned.empty - this.lastEmpty);
+    if (
+      this.skips.length === 0 &&
+      lines <= 1 &&
+      (this.invalidBytes[0] ?? Number.POSITIVE_INFINITY) >= positioned.bytes
+    ) {
       this.lastLine = positioned.lines;
       this.lastEnd = positioned.bytes;
+      this.lastEmpty = positioned.empty;
       return undefined;
     }
     const replacing: CsvRecord[] = [...this.skipped(positioned.records)];
+    // Skipped records before it took their lines.
+    const own = positioned.lines - this.lastLine - (positioned.empty - this.lastEmpty);
     const bad = this.claimBytesBefore(positioned.bytes);
     this.lastLine = positioned.lines;
     this.lastEnd = positioned.bytes;
-    replacing.push(bad === undefined ? positioned.record : this.notUtf8(bad, start, positioned.lines));
+    this.lastEmpty = positioned.empty;
+    const last = this.origin.lines + positioned.lines;
+    const multiline = own > 1 && this.singleLine ? this.spansLines(last - own + 1, last) : undefined;
+    this.spans.add(last - own + 1, last, multiline !== undefined || bad !== undefined);
+    replacing.push(
+      bad !== undefined ? this.notUtf8(bad, start, positioned.lines) : (multiline ?? positioned.record),
+    );
     return replacing;
+  }
+
+  private spansLines(first: number, last: number): Unreadable {
+    return {
+      message: `lines ${first}-${last}: the record spans ${last - first + 1} lines (a quoted field holds a line break, or a stray quote opened one); --single-line-records rejects such records`,
+      reason: MULTILINE_REASON,
+    };
   }
 
   /** Records skipped after the last one read. */
@@ -143,6 +173,7 @@ export class CsvRecordTracker {
     const firstLine = this.origin.lines + this.lastLine + 1;
     this.lastLine = line;
     const lastLine = this.origin.lines + line;
+    this.spans.add(firstLine, lastLine, true);
     const lines = firstLine < lastLine ? `lines ${firstLine}-${lastLine}` : `line ${lastLine}`;
     const problem = QUOTE_PROBLEMS[skip.code];
     return {

@@ -24,6 +24,8 @@ export interface CsvOptions {
   readonly encoding: InputEncoding;
   /** The bytes are gzip-compressed (a `.csv.gz` file), decompressed as they are read. */
   readonly gzip: boolean;
+  /** `--single-line-records`: a record spanning several lines is rejected (./line-spans.ts). */
+  readonly singleLineRecords?: boolean | undefined;
 }
 
 export const PLAIN_CSV: CsvOptions = { encoding: 'utf-8', gzip: false };
@@ -140,7 +142,11 @@ async function openRecords(
   const delimiter = options.delimiter ?? detectDelimiter(head);
   // A shard's stream starts mid-file: its record delimiters are those of the file's header.
   const recordDelimiters = headless?.recordDelimiters ?? detectRecordDelimiters(head);
-  const tracker = new CsvRecordTracker(guard?.invalid ?? [], headless?.origin);
+  const tracker = new CsvRecordTracker(
+    guard?.invalid ?? [],
+    headless?.origin,
+    options.singleLineRecords === true,
+  );
   const parser = new PositionedParser({
     // A shard's stream starts on a record, where a BOM would be data.
     bom: headless === undefined,
@@ -204,6 +210,7 @@ function csvInput(
     kinds: header.map(() => 'text'),
     sizeBytes,
     bytesRead: records.bytesRead,
+    lineSpans: () => tracker.spans.report(),
     batches,
     close: async () => {
       await records.close();

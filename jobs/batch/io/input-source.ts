@@ -5,6 +5,7 @@
 import type { Field, RecordBatch } from '../../../src/vendor/apache-arrow.js';
 import type { ColumnKind } from './column-mapping.js';
 import type { Unreadable } from './csv-records.js';
+import type { LineSpanReport } from './line-spans.js';
 import { type Cell, type TypedColumn, typedCellAt, typedColumnBuffers } from './typed-columns.js';
 
 /** An input column of a batch: values, or (Arrow input) the typed buffers they are read from. */
@@ -41,6 +42,8 @@ export interface InputSource {
   readonly sizeBytes: number | undefined;
   /** Bytes consumed so far. */
   bytesRead(): number;
+  /** CSV: the records read so far that span several lines. */
+  lineSpans?(): LineSpanReport;
   batches(): AsyncIterable<SourceBatch>;
   close(): Promise<void>;
 }

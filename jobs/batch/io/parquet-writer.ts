@@ -5,7 +5,15 @@
  * batches queued for the writer, of which at most QUEUED_BATCHES wait: `write` waits for the writer.
  */
 import type { RecordBatch as WasmRecordBatch } from 'parquet-wasm';
-import { RecordBatch, type Schema, Table, tableToIPC } from '../../../src/vendor/apache-arrow.js';
+import {
+  makeData,
+  RecordBatch,
+  type Schema,
+  Struct,
+  Table,
+  tableToIPC,
+  vectorFromArray,
+} from '../../../src/vendor/apache-arrow.js';
 import { loadParquetWasm } from './parquet-wasm.js';
 
 /**
@@ -66,11 +74,20 @@ export class ParquetBatchWriter implements AsyncIterable<Uint8Array> {
 
   /** Ends the file; a file without rows still carries `schema` (one empty batch). */
   async finish(schema: Schema, wroteBatch: boolean): Promise<void> {
-    if (!wroteBatch) await this.write(new RecordBatch(schema));
+    if (!wroteBatch) await this.write(emptyBatch(schema));
     this.controller.close();
   }
 
   async *[Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
     for await (const chunk of await this.output) yield chunk;
   }
+}
+
+/**
+ * A batch of no rows of `schema`, every column built empty by its type's builder: apache-arrow's
+ * `new RecordBatch(schema)` leaves nested columns (List, Struct) without their children.
+ */
+function emptyBatch(schema: Schema): RecordBatch {
+  const children = schema.fields.map((field) => vectorFromArray([], field.type).data[0]!);
+  return new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length: 0, children }));
 }

@@ -14,13 +14,15 @@ export interface PositionedRecord {
   readonly lines: number;
   /** Bytes read up to the record's end. */
   readonly bytes: number;
+  /** Blank lines skipped so far. */
+  readonly empty: number;
 }
 
 export class PositionedParser extends Parser {
   override push(chunk: unknown, encoding?: BufferEncoding): boolean {
     if (chunk === null) return super.push(null, encoding);
-    const { records, lines, bytes } = this.info;
-    const positioned: PositionedRecord = { record: chunk as string[], records, lines, bytes };
+    const { records, lines, bytes, empty_lines: empty } = this.info;
+    const positioned: PositionedRecord = { record: chunk as string[], records, lines, bytes, empty };
     return super.push(positioned, encoding);
   }
 }

@@ -11,6 +11,7 @@ import { PERCENTILES } from './count-map.js';
 import { escapeHtml, formatCount, formatDollars, formatScore, formatShare } from './format.js';
 import { indexSection, MIN_READABLE_COHORT, tooSmallMark } from './index-section.js';
 import { lendingSection } from './lending-section.js';
+import { lineSpansSection } from './line-spans-section.js';
 import type { Cohort, CohortStats, DimensionSummary, Percentiles, Summary } from './summary-schema.js';
 import {
   COLORS,
@@ -344,7 +345,7 @@ ${scoreSection(summary.overall)}
 ${indexSection(summary)}
 ${cohortSection(summary)}
 ${lendingSection(summary.lending)}
-${rejectsSection(summary)}
+${rejectsSection(summary)}${lineSpansSection(summary.line_spans)}
 ${columnsSection(summary)}
 ${aboutSection(summary)}
 </main>

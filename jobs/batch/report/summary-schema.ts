@@ -10,6 +10,7 @@ import Type, { type Static, type TSchema } from '../../../src/vendor/typebox.js'
 import { Comparison } from './comparison-schema.js';
 import type { SortedCounts } from './count-map.js';
 import { LendingSummary } from './lending-summary.js';
+import { LineSpansJson } from './line-spans-section.js';
 
 export const SUMMARY_FORMAT = 'outlay-summary';
 export const SUMMARY_VERSION = 3;
@@ -195,6 +196,8 @@ export const Summary = Type.Object(
     lending: Type.Optional(LendingSummary),
     /** This run against a reference run's summary (`--reference`); absent without one. */
     comparison: Type.Optional(Comparison),
+    /** CSV input: records that spanned several lines, when there were any (./line-spans-section.ts). */
+    line_spans: Type.Optional(LineSpansJson),
   },
   { additionalProperties: false },
 );

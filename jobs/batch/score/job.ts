@@ -10,8 +10,10 @@ import type { Logger } from 'pino';
 import { type ColumnMap, planRequest } from '../io/column-mapping.js';
 import type { CsvOptions } from '../io/csv-source.js';
 import type { InputSource, SourceBatch } from '../io/input-source.js';
+import type { LineSpanReport } from '../io/line-spans.js';
 import { planLoan } from '../io/loan-columns.js';
 import { type Comparison, compareSummaries } from '../report/comparison.js';
+import { withLineSpans } from '../report/line-spans-section.js';
 import { type Summary, SummaryBuilder, type SummaryMeta } from '../report/summary.js';
 import { fingerprintOf, matchingCheckpoint, removeCheckpoint } from './checkpoint.js';
 import { writeColumnDictionary } from './column-dictionary.js';
@@ -121,6 +123,8 @@ export interface ScoreJobResult {
   /** The comparison with `reference`, when one was given. */
   readonly comparison?: Comparison | undefined;
   readonly files: { scored: string; rejects: string; summary: string; report: string };
+  /** CSV input: the records that spanned several lines. */
+  readonly lineSpans?: LineSpanReport | undefined;
 }
 
 const CHECKPOINT_INTERVAL_MS = 1000;
@@ -226,7 +230,8 @@ async function scoreAndPublish(run: Run, format: FileFormat): Promise<ScoreJobRe
   const inputSha256 = await run.digest;
   let comparison: Comparison | undefined;
   const report = await stageOutputs(run.outputs!, options.outDir, name, () => {
-    const finished = summary.finish({ ...summaryMeta(run, scored, inputSha256), columns: [...plan.columns] });
+    const meta = { ...summaryMeta(run, scored, inputSha256), columns: [...plan.columns] };
+    const finished = withLineSpans(summary.finish(meta), run.source.lineSpans?.());
     if (options.reference === undefined) return finished;
     comparison = compareSummaries(finished, options.reference);
     return { ...finished, comparison };
@@ -290,6 +295,7 @@ async function checkpointFingerprint(run: Run, layout: OutputLayout, modelVersio
     // Absent (and so out of the fingerprint) unless asked for: checkpoints of default runs stay valid.
     delimiter: options.csv?.delimiter,
     encoding: options.csv?.encoding === 'utf-8' ? undefined : options.csv?.encoding,
+    singleLineRecords: options.csv?.singleLineRecords,
     scoreKey: options.scoreKey,
     scoring: options.scoring,
     modelVersion,
@@ -367,6 +373,7 @@ function resultOf(run: Run, scored: Scored, report: StagedReport): ScoreJobResul
     rowsIn: writer.rowsScored + writer.rowsRejected,
     rowsScored: writer.rowsScored,
     rowsRejected: writer.rowsRejected,
+    lineSpans: run.source.lineSpans?.(),
     files: {
       scored: run.options.scoredStream === undefined ? run.paths.scored : '-',
       rejects: run.paths.rejects,
