@@ -103,7 +103,7 @@ export const evaluateResponseSchema = (householdAnswer: TSchema) =>
 /** The score response with `?explain=true`: its three values and their `details` (docs/scores.md). */
 export function explainedScoreResponseSchema(scoreKey: string): TSchema {
   return Type.Object(
-    { ...scoreResponseSchema(scoreKey).properties, details: ScoreDetails },
+    { ...scoreAnswerSchema(scoreKey).properties, details: ScoreDetails },
     { additionalProperties: false },
   );
 }
