@@ -313,6 +313,9 @@ describe('remote mode: answers outside the bounds (CLI)', () => {
           ...remoteScoreArgs({ input, outDir, apiUrl: proxy.url, apiKey: server.keys.all, concurrency: 2 }),
           '--log-level',
           'warn',
+          // Three households in five are bent: above the default reject limit, which is not the subject.
+          '--max-reject-rate',
+          '1',
         ]);
       } finally {
         await proxy.close();
