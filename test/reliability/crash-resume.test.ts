@@ -31,6 +31,7 @@ const WORKERS = ['0', '2'];
 const SUITE_TIMEOUT_MS = 1_200_000;
 const NAME = 'households';
 const FINAL_FILES = [
+  `${NAME}.columns.csv`,
   `${NAME}.rejects.csv`,
   `${NAME}.report.html`,
   `${NAME}.scored.csv`,

@@ -1,11 +1,12 @@
 /**
  * The summary's and the report's account of CSV records that spanned several lines
- * (jobs/batch/io/line-spans.ts). Present only when rejected ones swallowed lines: the summary of every
- * other run is unchanged, and `outlay merge` reads summaries with and without it.
+ * (jobs/batch/io/line-spans.ts). Present only when there were any: the summary of every other run is
+ * unchanged. `outlay merge` adds the shards' up (their line numbers are the file's), so a merged summary
+ * says what the single run's does.
  */
 
 import Type, { type Static } from '../../../src/vendor/typebox.js';
-import type { LineSpanReport } from '../io/line-spans.js';
+import { type LineSpanReport, MAX_LISTED_RANGES } from '../io/line-spans.js';
 import { escapeHtml, formatCount } from './format.js';
 
 export const LineSpansJson = Type.Object(
@@ -21,18 +22,26 @@ export const LineSpansJson = Type.Object(
 );
 export type LineSpansJson = Static<typeof LineSpansJson>;
 
-/**
- * `summary` with its `line_spans`, when rejected records swallowed lines. Records spanning lines that were
- * read as rows are in the log line alone: a merge of shard summaries would not have them.
- */
+/** `summary` with its `line_spans`, when records spanned several lines. */
 export function withLineSpans<S extends object>(summary: S, spans: LineSpanReport | undefined): S {
-  if (spans === undefined || spans.swallowedLines === 0) return summary;
+  if (spans === undefined || spans.multilineRecords === 0) return summary;
   const line_spans: LineSpansJson = {
     multiline_records: spans.multilineRecords,
     ranges: spans.ranges.map(([first, last]) => [first, last]),
     swallowed_lines: spans.swallowedLines,
   };
   return { ...summary, line_spans };
+}
+
+/** The line spans of consecutive shards as the single run counts them; undefined when none had any. */
+export function mergedLineSpans(shards: readonly (LineSpansJson | undefined)[]): LineSpanReport | undefined {
+  const present = shards.filter((spans) => spans !== undefined);
+  if (present.length === 0) return undefined;
+  return {
+    multilineRecords: present.reduce((total, spans) => total + spans.multiline_records, 0),
+    ranges: present.flatMap((spans) => spans.ranges).slice(0, MAX_LISTED_RANGES),
+    swallowedLines: present.reduce((total, spans) => total + spans.swallowed_lines, 0),
+  };
 }
 
 /** The report's note on them, empty when there were none. */

@@ -16,6 +16,7 @@ import {
   scoredRowsBuffer,
 } from './cohorts.js';
 import { LendingAccumulator } from './lending-summary.js';
+import { mergedLineSpans, withLineSpans } from './line-spans-section.js';
 import { InputBins, outputBins } from './stability-bins.js';
 import { SUMMARY_FORMAT, SUMMARY_VERSION, type Summary, type SummaryMetaJson } from './summary-schema.js';
 
@@ -385,7 +386,7 @@ export function mergeSummaries(summaries: readonly Summary[]): Summary {
     });
   }
   const metas = summaries.map((s) => s.meta);
-  return state.toSummary(first.group_by, {
+  const merged = state.toSummary(first.group_by, {
     input: first.meta.input,
     ...(first.meta.input_sha256 === undefined ? {} : { input_sha256: first.meta.input_sha256 }),
     shard: null,
@@ -404,6 +405,7 @@ export function mergeSummaries(summaries: readonly Summary[]): Summary {
       first.meta.zips_padded === undefined ? undefined : sum(metas.map((m) => m.zips_padded ?? 0)),
     ),
   });
+  return withLineSpans(merged, mergedLineSpans(summaries.map((summary) => summary.line_spans)));
 }
 
 function checkSameRun(summaries: readonly Summary[], first: Summary): void {
