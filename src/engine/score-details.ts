@@ -147,6 +147,7 @@ export function scoreDetails(input: DetailsInput): ScoreDetails {
       ...incomeFlags(parts.netIncome, input.grossIncome),
       ...expenseFlags(parts, benchmarks),
       ...rentFreeFlags(parts, benchmarks),
+      ...geoFlags(input.geoLevel),
     ],
     geo_level: input.geoLevel,
     model_version: input.modelVersion,
