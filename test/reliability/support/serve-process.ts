@@ -14,6 +14,8 @@ export interface ServeOptions {
   readonly logLevel?: 'info' | 'warn' | 'error';
   /** One line per request (the server's --access-log); on by default. */
   readonly accessLog?: boolean;
+  /** Connections per client address (the server's --max-connections-per-address; 0: no cap). */
+  readonly maxConnectionsPerAddress?: number;
 }
 
 export interface ServeProcess {
@@ -57,6 +59,9 @@ export async function startServe(options: ServeOptions): Promise<ServeProcess> {
     '--access-log',
     String(options.accessLog ?? true),
     ...(options.rateLimit === undefined ? [] : ['--rate-limit', String(options.rateLimit)]),
+    ...(options.maxConnectionsPerAddress === undefined
+      ? []
+      : ['--max-connections-per-address', String(options.maxConnectionsPerAddress)]),
   ];
   let output = '';
   let child: ChildProcess;

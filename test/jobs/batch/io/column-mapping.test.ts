@@ -62,7 +62,7 @@ describe('column mapping and cell reading', () => {
     const rows = [
       ['50000', '10001', 'forty', '', ''],
       ['50000', '10001'],
-      ['50000', '1001', '40', '', ''],
+      ['50000', '1001a', '40', '', ''],
       ['50000', '10001', '40', '', ''],
     ];
     const requests = new BatchRequests(plan);

@@ -76,13 +76,13 @@ describe('outlay score: malformed CSV records (CLI)', () => {
     expect(summary.counts).toMatchObject({ rows_in: ROWS, rows_scored: ROWS - 2, rows_rejected: 2 });
   }, 600_000);
 
-  it('contract: a quote never closed → one reject naming the lines it swallowed, not a failed run', async () => {
+  it('contract: a quote never closed → one reject naming the lines it swallowed, which count as rejected rows: 3 of 5, exit 4 with the files published', async () => {
     const input = join(dir, 'unclosed.csv');
     const head = lines.slice(0, 6).map((l) => l.toString('latin1'));
     head[3] = head[3]!.replace(/,([^,]*)$/, ',"$1');
     await writeFile(input, `${head.join('\n')}\n`);
     const run = await score(input, join(dir, 'unclosed'));
-    expect(run.code).toBe(3);
+    expect(run.code).toBe(4);
     const rejects = (await readFile(join(dir, 'unclosed', 'unclosed.rejects.csv'), 'utf8'))
       .trimEnd()
       .split('\n');
