@@ -6,7 +6,7 @@
 import { CATEGORIES } from '../contract/categories.js';
 import { ANSWER_LIMITS } from '../contract/limits.js';
 import { offContractRejection } from './checked-answer.js';
-import type { RemoteHousehold, RemoteOutcome } from './evaluate-answer.js';
+import type { RemoteHousehold, RemoteOutcome } from './outcome.js';
 
 /** The household's answer, or its rejection when a value is out of bounds (fields named after `prefix`). */
 export function boundedOutcome(value: RemoteHousehold, path: string, prefix = ''): RemoteOutcome {

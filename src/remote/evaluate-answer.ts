@@ -19,45 +19,15 @@ import type { ScoreDetails } from '../contract/score-details.js';
 import { amountsOf } from './amounts-answer.js';
 import { boundedOutcome } from './answer-bounds.js';
 import { CheckedAnswer, OffContractAnswer, offContractRejection } from './checked-answer.js';
+import type { RemoteHousehold, RemoteOutcome, RemoteRejection } from './outcome.js';
 
-/** The score's explanation as the scored file's columns read it, codes joined by `;`. */
-export interface RemoteExplanation {
-  readonly basis: string;
-  readonly profile: string;
-  readonly index: number;
-  readonly savings_index: number;
-  readonly percentile: number;
-  readonly reasons: string;
-  readonly flags: string;
-  /** Lender mode, when the request had a `loan` and the answer is JSON (the rows answer carries none). */
-  readonly lending?: RemoteLending;
-}
-
-/** `details.lending` as the scored file's lending columns read it, reason codes joined by `;`. */
-export interface RemoteLending {
-  readonly surplus: number;
-  readonly index: number;
-  readonly score: number;
-  readonly reasons: string;
-}
-
-/** One household's answer: amounts in CATEGORIES order, the score answer's values as numbers, its explanation. */
-export interface RemoteHousehold {
-  readonly budget: Float64Array;
-  readonly model: Float64Array;
-  /** PSA, main score, SAViNGS score: `Number` of the answer's texts, which their schema's patterns bound. */
-  readonly scoreValues: Float64Array;
-  readonly explanation: RemoteExplanation;
-}
-
-/** A row the remote would not score: its field errors (400), or why it still failed after retries (`reason`). */
-export interface RemoteRejection {
-  readonly ok: false;
-  readonly errors: readonly ErrorItem[];
-  readonly reason?: string;
-}
-
-export type RemoteOutcome = { readonly ok: true; readonly value: RemoteHousehold } | RemoteRejection;
+export type {
+  RemoteExplanation,
+  RemoteHousehold,
+  RemoteLending,
+  RemoteOutcome,
+  RemoteRejection,
+} from './outcome.js';
 
 /** The values of an explained score answer (checked against its schema already). */
 export function explainedValues(score: ScoreResponse, scoreKey: string) {

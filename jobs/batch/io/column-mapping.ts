@@ -10,21 +10,10 @@ import { distance } from 'fastest-levenshtein';
 import { CATEGORIES } from '../../../src/contract/categories.js';
 import { Demographics } from '../../../src/contract/schemas.js';
 import { accountForColumns, type ColumnUse } from './column-use.js';
+import type { ContractField, FieldKind } from './contract-field.js';
 import { LOAN_FIELDS } from './loan-fields.js';
 
-/** The kind of value a request field takes, derived from its schema. */
-export type FieldKind = 'number' | 'boolean' | 'text';
-
-export interface ContractField {
-  readonly name: string;
-  /** JSON Pointer of the field in a request body, as the API reports it in errors. */
-  readonly path: string;
-  readonly section: 'demographics' | 'budget';
-  readonly kind: FieldKind;
-  /** A number the contract requires to be whole (`age`, `household_members`): typed output stores Int32. */
-  readonly integer: boolean;
-  readonly required: boolean;
-}
+export type { ContractField, FieldKind } from './contract-field.js';
 
 const kindOf = (schemaType: unknown): FieldKind =>
   schemaType === 'boolean' ? 'boolean' : schemaType === 'string' ? 'text' : 'number';

@@ -6,7 +6,7 @@
  * the job, naming the field and the `--map` line that uses it, unless the user declares it pass-through.
  */
 import { distance } from 'fastest-levenshtein';
-import type { ContractField } from './column-mapping.js';
+import type { ContractField } from './contract-field.js';
 
 /**
  * Names other systems give the contract's fields, as header keys compare them (case, spaces and underscores

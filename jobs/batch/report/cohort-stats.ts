@@ -10,6 +10,7 @@ import {
   PERCENTILES,
   type SortedCounts,
 } from './count-map.js';
+import { roundTo } from './format.js';
 import type {
   CohortStats,
   HistogramBin,
@@ -55,11 +56,6 @@ const SCORE_BAND_EDGES_X10 = [600, 700, 800, 900] as const;
 
 /** About this many bins between the 1st and 99th percentiles; the tails go to two open-ended bins. */
 const HISTOGRAM_TARGET_BINS = 20;
-
-export const roundTo = (value: number, decimals: number): number => {
-  const factor = 10 ** decimals;
-  return Math.round(value * factor) / factor;
-};
 
 const meanOf = (sum: bigint, count: number, scale: number): number => roundTo(Number(sum) / count / scale, 2);
 

@@ -4,8 +4,9 @@
  * reject rate, in each reason code's and flag's share and in cohort medians, and a warning for each
  * difference in what the scores depend on.
  */
-import { roundTo } from './cohort-stats.js';
+
 import type { Comparison, FieldStability, MedianChange, RunFacts, ShareChange } from './comparison-schema.js';
+import { roundTo } from './format.js';
 import { populationStabilityIndex, psiReading } from './psi.js';
 import { STABILITY_FIELDS } from './stability-bins.js';
 import type { Cohort, DimensionSummary, Summary } from './summary-schema.js';

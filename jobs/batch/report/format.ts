@@ -42,3 +42,8 @@ export const formatShare = orDash((value) => percentFormat.format(value));
 
 /** Numbers written into SVG attributes: short, and without exponent notation. */
 export const svgNumber = (value: number): string => String(Math.round(value * 100) / 100);
+
+export const roundTo = (value: number, decimals: number): number => {
+  const factor = 10 ** decimals;
+  return Math.round(value * factor) / factor;
+};

@@ -5,8 +5,8 @@
  * summaries merge into exactly the single run's by adding.
  */
 import Type, { type Static } from '../../../src/vendor/typebox.js';
-import { roundTo } from './cohort-stats.js';
 import type { Dimension } from './cohorts.js';
+import { roundTo } from './format.js';
 
 /**
  * The lending index thresholds of the cut-off table. 80 is a surplus of exactly 0 after the stressed
