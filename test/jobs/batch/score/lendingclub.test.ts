@@ -40,7 +40,11 @@ describe.skipIf(SHARED === undefined)('the LendingClub worked example (docs/batc
       columns: true,
     }) as Record<string, string>[];
     expect(scored).toHaveLength(2000);
-    expect(new Set(scored.map((row) => row.geo_level))).toEqual(new Set(['zip3']));
+    // A ZIP3 prefix of a state is scored at its state (zip3); one of a territory or of military mail
+    // (006xx, 090xx) is outside the model's coverage, flagged so.
+    expect(new Set(scored.map((row) => row.geo_level))).toEqual(new Set(['zip3', 'outside']));
+    for (const row of scored.filter((r) => r.geo_level === 'outside'))
+      expect(row.expense_flags).toContain('ZIP_OUTSIDE_COVERAGE');
     expect(scored.every((row) => row.expense_flags?.endsWith('TAKE_HOME_ESTIMATED'))).toBe(true);
     // Row 1: $5,000 over 36 months at 12 %: 5000 × 0.01 / (1 − 1.01^−36) = 166.07.
     expect(scored[0]!.loan_payment).toBe('166.07');
