@@ -23,6 +23,7 @@ import { type Household, SURVEY_YEAR } from './extract-households.js';
 import { designInputs, fitModel, SPENDING } from './fit.js';
 import { isHeldOut } from './hold-out.js';
 import { householdsFromCsv } from './household-csv.js';
+import { scoreLendingClub } from './lendingclub-scoring.js';
 import { housingAndVehiclePayments } from './payments.js';
 import { shippedPredictions } from './population.js';
 import {
@@ -38,6 +39,7 @@ import { NEEDS as NEEDS_CATEGORIES } from './size.js';
 import { SourceReader } from './sources.js';
 import { estimateStateEffects, readStateCodes } from './state-effects.js';
 import { localPricesTable, stateEffectsTable, surveyBiasTable } from './validate-geo.js';
+import { lendingClubTable } from './validate-lendingclub.js';
 import { metroSizeSection } from './validate-metro-size.js';
 import { type RankingInputs, rankingTable, trainingModel } from './validate-ranking.js';
 import { householdSizeTable } from './validate-size.js';
@@ -135,6 +137,7 @@ function validationSections(options: ValidateOptions): Record<string, () => stri
     'survey-bias': () => surveyBiasTable(model, households, scale, rpp2023, stateCodes),
     ranking: () =>
       rankingSection(source, options, households, { incomeScale: scale, rpp: rpp2023, stateCodes }),
+    lendingclub: () => lendingClubTable(scoreLendingClub(join(options.ceDir, '..', 'lendingclub'))),
   };
 }
 
