@@ -17,10 +17,10 @@ import { outcomeOf, runOutlay, spawnOutlay, writeSample } from './support/outlay
 import { finalFilesIn } from './support/score-outputs.js';
 
 const SEED = Number(process.env.OUTLAY_RELIABILITY_KILL_SEED ?? 2_026);
-// Small enough to keep CI short; checkpoints every 200 ms still land several times inside each run.
-const ROWS = 16_000;
+// Small enough to keep CI short; checkpoints every 100 ms still land several times inside each run.
+const ROWS = 8_000;
 const BAD_ROWS = 16;
-const CHECKPOINT_EVERY_MS = '200';
+const CHECKPOINT_EVERY_MS = '100';
 const TARGET_KILLS = Number(process.env.OUTLAY_RELIABILITY_KILLS ?? 20);
 const KILLS_PER_CHAIN = 10;
 /** Bounds the suite whatever the kill points: a chain of runs cannot go on forever. */
