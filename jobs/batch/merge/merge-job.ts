@@ -16,7 +16,7 @@ import {
   writeSummaryAndReport,
 } from '../report/write.js';
 import { outputNameOf } from '../score/job.js';
-import { type ShardFiles, stageMergedRows } from './merge-rows.js';
+import { discardAll, type ShardFiles, stageMergedRows } from './merge-rows.js';
 
 export interface MergeOptions {
   /** Paths of the shard summaries, in any order. */
@@ -53,10 +53,17 @@ export async function runMerge(options: MergeOptions): Promise<MergeResult> {
   if (!options.rows) return { ...(await writeSummaryAndReport(options.outDir, name, summary)), summary };
   await mkdir(options.outDir, { recursive: true });
   const rows = await stageMergedRows(inShardOrder(options.summaries, summaries), options.outDir, name);
-  const staged = await stageSummaryAndReport(options.outDir, name, summary);
-  // The summary last: it marks a finished merge.
-  await publishTogether([...rows, ...staged.files]);
-  return { ...staged.paths, summary };
+  let files = rows;
+  try {
+    const staged = await stageSummaryAndReport(options.outDir, name, summary);
+    files = [...rows, ...staged.files];
+    // The summary last: it marks a finished merge.
+    await publishTogether(files);
+    return { ...staged.paths, summary };
+  } catch (error) {
+    await discardAll(files);
+    throw error;
+  }
 }
 
 /** Each summary's directory and file base name, in the order of the shards' numbers. */
