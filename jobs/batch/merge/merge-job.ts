@@ -28,6 +28,8 @@ export interface MergeOptions {
   readonly rows?: boolean | undefined;
   /** `--reference`: a previous run's summary, which the merged summary and report are compared with. */
   readonly reference?: Summary | undefined;
+  /** Aborted by SIGTERM or SIGINT: the merge of rows stops, publishes nothing and removes its files. */
+  readonly stop?: AbortSignal | undefined;
 }
 
 export interface MergeResult extends ReportFiles {
@@ -52,11 +54,13 @@ export async function runMerge(options: MergeOptions): Promise<MergeResult> {
   }
   if (!options.rows) return { ...(await writeSummaryAndReport(options.outDir, name, summary)), summary };
   await mkdir(options.outDir, { recursive: true });
-  const rows = await stageMergedRows(inShardOrder(options.summaries, summaries), options.outDir, name);
+  const shards = inShardOrder(options.summaries, summaries);
+  const rows = await stageMergedRows(shards, options.outDir, name, options.stop);
   let files = rows;
   try {
     const staged = await stageSummaryAndReport(options.outDir, name, summary);
     files = [...rows, ...staged.files];
+    options.stop?.throwIfAborted();
     // The summary last: it marks a finished merge.
     await publishTogether(files);
     return { ...staged.paths, summary };

@@ -30,6 +30,7 @@ export async function stageMergedRows(
   shards: readonly ShardFiles[],
   outDir: string,
   name: string,
+  stop?: AbortSignal,
 ): Promise<OutputFile[]> {
   const ending = scoredEndingOf(shards[0]!);
   const scoredOf = (shard: ShardFiles) => join(shard.dir, `${shard.name}.scored.${ending}`);
@@ -43,8 +44,8 @@ export async function stageMergedRows(
     files.push(scored);
     const rejects = await OutputFile.create(join(outDir, `${name}.rejects.csv`));
     files.push(rejects);
-    await writeScored(ending, shards.map(scoredOf), scored);
-    await writeChunks(rejects, concatenatedCsv(shards.map(rejectsOf)));
+    await writeScored(ending, shards.map(scoredOf), scored, stop);
+    await writeChunks(rejects, concatenatedCsv(shards.map(rejectsOf)), stop);
     return files;
   } catch (error) {
     await discardAll(files);
@@ -67,20 +68,36 @@ function scoredEndingOf(shard: ShardFiles): ScoredEnding {
   return ending;
 }
 
-async function writeScored(ending: ScoredEnding, paths: string[], file: OutputFile): Promise<void> {
-  if (ending === 'arrow') return writeChunks(file, concatenatedArrow(paths));
-  if (ending === 'csv') return writeChunks(file, concatenatedCsv(paths));
+async function writeScored(
+  ending: ScoredEnding,
+  paths: string[],
+  file: OutputFile,
+  stop: AbortSignal | undefined,
+): Promise<void> {
+  if (ending === 'arrow') return writeChunks(file, concatenatedArrow(paths), stop);
+  if (ending === 'csv') return writeChunks(file, concatenatedCsv(paths), stop);
   const gzip = createGzip();
   const written = writeChunks(file, gzip);
-  for await (const chunk of concatenatedCsv(paths, true)) if (!gzip.write(chunk)) await once(gzip);
+  for await (const chunk of concatenatedCsv(paths, true)) {
+    stop?.throwIfAborted();
+    if (!gzip.write(chunk)) await once(gzip);
+  }
   gzip.end();
   await written;
 }
 
 const once = (stream: NodeJS.WritableStream) => new Promise((resolve) => stream.once('drain', resolve));
 
-async function writeChunks(file: OutputFile, chunks: AsyncIterable<Uint8Array>): Promise<void> {
-  for await (const chunk of chunks) await file.write(chunk as Buffer);
+/** Writes the chunks to the file; a stop signal (SIGTERM, SIGINT) ends it between two chunks. */
+async function writeChunks(
+  file: OutputFile,
+  chunks: AsyncIterable<Uint8Array>,
+  stop?: AbortSignal,
+): Promise<void> {
+  for await (const chunk of chunks) {
+    stop?.throwIfAborted();
+    await file.write(chunk as Buffer);
+  }
 }
 
 /** The CSV files' bytes, the first whole, the others without their header, which must be the first's. */

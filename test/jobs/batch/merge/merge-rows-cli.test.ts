@@ -1,10 +1,12 @@
 /**
  * `outlay merge --rows` through the real binary on Arrow shards whose files carry a dictionary-encoded
  * column: each shard's file holds a dictionary of its own, which the merged file unifies, so that it reads
- * back as the single run's, byte for byte. What cannot be merged fails with one line naming the file and the column, and
- * no failure leaves a temporary (`.partial`) file behind.
+ * back as the single run's, byte for byte. What cannot be merged fails with one line naming the file and
+ * the column, and no failure, nor a SIGTERM, leaves a temporary (`.partial`) file behind.
  */
-import { cp, readdir, readFile, truncate, writeFile } from 'node:fs/promises';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { cp, open, readdir, readFile, truncate, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   Dictionary,
@@ -21,7 +23,7 @@ import {
   vectorFromArray,
 } from 'apache-arrow';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli, scoreArgs, tempDir, writeTestArtifact } from '../score/helpers.js';
+import { BIN, householdsCsv, runCli, scoreArgs, tempDir, writeTestArtifact } from '../score/helpers.js';
 
 const BATCH_ROWS = 10;
 let dir: string;
@@ -143,5 +145,53 @@ describe('outlay merge --rows: Arrow shards with a dictionary column (CLI)', () 
       expect(lines[0]).toContain(`merge --rows: ${reason}`);
       expect(await readdir(out)).toEqual([]);
     }
+  });
+});
+
+describe('outlay merge --rows: stopped by SIGTERM (CLI)', () => {
+  it('contract: SIGTERM while the rows are merged → exit 143, nothing published, no .partial left', async () => {
+    const input = join(dir, 'households.csv');
+    await writeFile(input, householdsCsv(40, { badEvery: 9 }));
+    const summaries = [];
+    for (let shard = 1; shard <= 2; shard++) {
+      const out = join(dir, `csv-shard-${shard}`);
+      const run = await runCli(scoreArgs(input, out, model, '--shard', `${shard}/2`));
+      expect(run.code, run.stderr).toBe(3);
+      summaries.push(join(out, 'households.summary.json'));
+    }
+    // Shard 2's scored file becomes a pipe that this test fills: the merge waits on it, deterministically
+    // mid-way, until the test has sent its signal.
+    const piped = join(dir, 'csv-shard-2', 'households.scored.csv');
+    const content = await readFile(piped);
+    await unlink(piped);
+    expect(spawnSync('mkfifo', [piped]).status).toBe(0);
+    const out = join(dir, 'stopped-merge');
+    const merge = spawn(process.execPath, [BIN, 'merge', ...summaries, '--rows', '--out', out]);
+    let stderr = '';
+    merge.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    let closed = false;
+    const exited = new Promise<number | null>((resolve) =>
+      merge.on('close', (code) => {
+        closed = true;
+        resolve(code);
+      }),
+    );
+    // Waits for the merge to get somewhere, or to end (then the expectations below say how).
+    const until = async (reached: () => boolean) => {
+      while (!reached() && !closed) await new Promise((resolve) => setTimeout(resolve, 20));
+    };
+    const pipe = await open(piped, 'w');
+    const half = content.indexOf(10, content.length >> 1) + 1;
+    await pipe.write(content.subarray(0, half));
+    await until(() => existsSync(join(out, '.households.scored.csv.partial')));
+    merge.kill('SIGTERM');
+    await until(() => stderr.includes('stopping'));
+    await pipe.write(content.subarray(half));
+    await pipe.close();
+    expect(await exited).toBe(143);
+    expect(stderr).toContain('merge interrupted: nothing published');
+    expect(await readdir(out)).toEqual([]);
   });
 });
