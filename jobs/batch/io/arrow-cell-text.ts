@@ -3,11 +3,11 @@
  * file write it, so that the file reads back: a nested value (List, FixedSizeList, Struct, Map) as JSON,
  * a date as ISO 8601 (`2024-03-01`), a timestamp as ISO 8601 to its unit's precision
  * (`2024-03-01T10:20:30.123456`, ending in `Z` when the column has a time zone, whose values are UTC
- * instants). Inside JSON a date or timestamp is that text as a string, bytes an array of numbers, a Decimal
- * its exact number, NaN and infinities strings (JSON has no such numbers), an Int64 its exact digits.
- * Read from the column's buffers, not from apache-arrow's values, which give timestamps as milliseconds
- * in a double and lose the microseconds and nanoseconds.
- */
+ * instants); a dictionary-encoded cell as its value would be. Inside JSON a date or timestamp is that
+ * text as a string, bytes an array of numbers, a Decimal its exact number, NaN and infinities strings
+ * (JSON has no such numbers), an Int64 its exact digits. Read from the column's buffers, not from
+ * apache-arrow's values, which give timestamps as milliseconds in a double and lose the microseconds and
+ * nanoseconds. */
 import {
   type Data,
   DataType,
@@ -20,13 +20,33 @@ import {
   Vector,
 } from '../../../src/vendor/apache-arrow.js';
 
+type TextAt = (data: Data, row: number) => string;
+
 /** Reads cell `row` of a column of the type as text; undefined for a type whose values are written as they are. */
 export function cellTextReader(vector: Vector): ((row: number) => string | null) | undefined {
-  const { type } = vector;
-  if (!isNested(type) && !DataType.isDate(type) && !DataType.isTimestamp(type)) return undefined;
   const data = vector.data[0]!;
-  const text = isNested(type) ? jsonAt : scalarTextAt;
+  const text = textAtOf(data.type);
+  if (text === undefined) return undefined;
   return (row) => (data.getValid(row) ? text(data, row) : null);
+}
+
+/** How a cell of the type is written as text, when not as its value; a dictionary as its values are. */
+function textAtOf(type: DataType): TextAt | undefined {
+  if (isNested(type)) return jsonAt;
+  if (DataType.isDate(type) || DataType.isTimestamp(type)) return scalarTextAt;
+  if (!DataType.isDictionary(type)) return undefined;
+  const valueText = textAtOf(type.dictionary);
+  return valueText && ((data, row) => dictionaryValue(data, row, valueText));
+}
+
+/** A dictionary cell's value, read from the dictionary chunk (each delta adds one) that holds it. */
+function dictionaryValue(data: Data, row: number, text: TextAt): string {
+  let index = Number(data.values[row]);
+  for (const chunk of data.dictionary!.data) {
+    if (index < chunk.length) return text(chunk, index);
+    index -= chunk.length;
+  }
+  throw new Error(`a dictionary index ${data.values[row]} points past its dictionary`);
 }
 
 const isNested = (type: DataType) =>
@@ -48,6 +68,7 @@ function jsonAt(data: Data, row: number): string {
     return itemsJson(data.children[0]!, start, Number(data.valueOffsets[row + 1]) - start);
   }
   if (DataType.isDate(type) || DataType.isTimestamp(type)) return JSON.stringify(scalarTextAt(data, row));
+  if (DataType.isDictionary(type)) return dictionaryValue(data, row, jsonAt);
   return valueJson(vectorOf(data).get(row), type);
 }
 

@@ -8,8 +8,10 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import {
   DateDay,
+  Dictionary,
   Field,
   Float64,
+  Int32,
   List,
   Map_,
   makeData,
@@ -211,6 +213,10 @@ describe('outlay score: nested, date and timestamp cells in the rejects file (CL
         new Map_<Utf8, Float64>(entries),
       ),
       born: vectorFromArray([null, null, null, new Date(Date.UTC(1969, 6, 20))], new DateDay()),
+      visited: vectorFromArray(
+        [null, null, null, new Date(Date.UTC(2024, 1, 29))],
+        new Dictionary(new DateDay(), new Int32()),
+      ),
       seen: lastOnly(new TimestampMicrosecond('UTC'), 1_709_288_430_123_456n),
       logged: lastOnly(new TimestampNanosecond(), -1n),
     });
@@ -225,6 +231,7 @@ describe('outlay score: nested, date and timestamp cells in the rejects file (CL
     expect(JSON.parse(reject!.address!)).toEqual({ street: '1 Main St, "Apt" 2', unit: 7 });
     expect(JSON.parse(reject!.limits!)).toEqual({ rent: 1200.5, car: null });
     expect(reject!.born).toBe('1969-07-20');
+    expect(reject!.visited).toBe('2024-02-29');
     expect(reject!.seen).toBe('2024-03-01T10:20:30.123456Z');
     // One nanosecond before the epoch, in a column without a time zone (a wall-clock time).
     expect(reject!.logged).toBe('1969-12-31T23:59:59.999999999');
