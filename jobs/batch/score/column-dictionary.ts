@@ -9,7 +9,7 @@ import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CATEGORIES } from '../../../src/contract/categories.js';
 import { CATEGORY_DESCRIPTIONS } from '../../../src/engine/category-kinds.js';
-import { CsvBytes } from '../io/csv-bytes.js';
+import { csvHeader, csvRecord } from '../io/csv-encoding.js';
 import { type OutputLayout, scoredHeader } from './layout.js';
 
 interface ColumnEntry {
@@ -139,17 +139,14 @@ export async function writeColumnDictionary(
   name: string,
   layout: OutputLayout,
 ): Promise<string> {
-  const bytes = new CsvBytes(1 << 14);
-  for (const row of [['column', 'type', 'unit', 'meaning'], ...columnDictionary(layout)]) {
-    row.forEach((field, i) => {
-      if (i > 0) bytes.comma();
-      bytes.field(field);
-    });
-    bytes.endRecord();
-  }
+  const text =
+    csvHeader(['column', 'type', 'unit', 'meaning'], layout.csv) +
+    columnDictionary(layout)
+      .map((row) => csvRecord(row, layout.csv))
+      .join('');
   const path = join(outDir, columnsFileName(name));
   const partial = join(outDir, `.${columnsFileName(name)}.partial`);
-  await writeFile(partial, bytes.take());
+  await writeFile(partial, text);
   await rename(partial, path);
   return path;
 }

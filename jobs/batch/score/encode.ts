@@ -7,13 +7,13 @@ import { CATEGORIES, CATEGORY_COUNT } from '../../../src/contract/categories.js'
 import type { ErrorItem } from '../../../src/contract/schemas.js';
 import { PSA_KEY } from '../../../src/contract/schemas.js';
 import { formatScore } from '../../../src/engine/rounding.js';
-import { CsvBytes } from '../io/csv-bytes.js';
+import { CsvBytes } from '../io/csv-encoding.js';
 import { type CellGrid, cellAt } from '../io/input-source.js';
 import type { Cell } from '../io/typed-columns.js';
 import { type Utf8Buffers, Utf8ColumnBuilder } from '../io/utf8-column.js';
 import { type ScoredRows, type ScoredRowsBuffer, scoredRowsBuffer } from '../report/summary.js';
 import type { ExplanationValues, WrittenFigures } from './explain.js';
-import type { OutputLayout } from './layout.js';
+import { LENDING_COLUMNS, type OutputLayout } from './layout.js';
 import type { LendingValues } from './lending.js';
 
 /** Derived values of the scored rows of a batch, column by column (Arrow output). */
@@ -87,8 +87,8 @@ const describeErrors = (errors: readonly ErrorItem[]): string =>
   errors.map((e) => (e.path === '' ? e.message : `${e.path} ${e.message}`)).join('; ');
 
 export class BatchEncoder {
-  private readonly csv = new CsvBytes();
-  private readonly rejectsCsv = new CsvBytes(256);
+  private readonly csv: CsvBytes;
+  private readonly rejectsCsv: CsvBytes;
   private readonly rejectReasons: string[] = [];
   private readonly scoredIndex: Int32Array;
   private readonly columns: ColumnsInProgress | null;
@@ -102,6 +102,8 @@ export class BatchEncoder {
     private readonly rowNumbers: Int32Array,
   ) {
     const n = rowNumbers.length;
+    this.csv = new CsvBytes(layout.csv);
+    this.rejectsCsv = new CsvBytes(layout.csv, 256);
     this.scoredIndex = new Int32Array(n);
     this.columns =
       layout.format === 'arrow'
@@ -136,7 +138,7 @@ export class BatchEncoder {
     const { cells } = this;
     const width = this.layout.header.length;
     for (let c = 0; c < width; c++) {
-      if (c > 0) out.comma();
+      if (c > 0) out.separator();
       out.field(cells.kind === 'rows' ? (cells.rows[index]![c] ?? '') : cellText(cellAt(cells, index, c)));
     }
   }
@@ -169,25 +171,25 @@ export class BatchEncoder {
     const { budget, model, geography, scoreValues } = figures;
     const out = this.csv;
     out.integer(this.rowNumbers[index]!);
-    out.comma();
+    out.separator();
     this.inputFields(out, index);
     for (let c = 0; c < CATEGORY_COUNT; c++) {
-      out.comma();
+      out.separator();
       out.integer(safeInteger(budget[c]!, c));
     }
     for (let c = 0; c < CATEGORY_COUNT; c++) {
-      out.comma();
+      out.separator();
       out.integer(safeInteger(model[c]!, c));
     }
-    out.comma();
+    out.separator();
     // The score response's texts (`scoreTexts`), written without building them: PSA is a whole number.
     out.integer(safeInteger(scoreValues[0]!, PSA_KEY));
-    out.comma();
-    out.plain(formatScore(scoreValues[1]!));
-    out.comma();
-    out.plain(formatScore(scoreValues[2]!));
+    out.separator();
+    out.decimal(formatScore(scoreValues[1]!));
+    out.separator();
+    out.decimal(formatScore(scoreValues[2]!));
     for (const text of [geography.level, geography.state ?? '', geography.cbsa ?? '']) {
-      out.comma();
+      out.separator();
       out.plain(text);
     }
     for (const value of [
@@ -195,13 +197,14 @@ export class BatchEncoder {
       explanation.savings_index,
       explanation.outlay_percentile,
     ]) {
-      out.comma();
-      out.plain(formatTenths(value));
+      out.separator();
+      out.decimal(formatTenths(value));
     }
-    out.comma();
-    out.plain(explanation.reason_codes);
-    out.comma();
-    out.plain(explanation.expense_flags);
+    // Lists joined by `;`: quoted in the `;` dialect.
+    out.separator();
+    out.field(explanation.reason_codes);
+    out.separator();
+    out.field(explanation.expense_flags);
     if (this.layout.loan !== null) writeLending(out, lending);
     out.endRecord();
   }
@@ -239,9 +242,9 @@ export class BatchEncoder {
   private addRejected(index: number, errors: readonly ErrorItem[], reason: string | undefined): void {
     const out = this.rejectsCsv;
     out.integer(this.rowNumbers[index]!);
-    out.comma();
+    out.separator();
     this.inputFields(out, index);
-    out.comma();
+    out.separator();
     out.field(describeErrors(errors));
     out.endRecord();
     this.rejectReasons.push(reason ?? rejectCategory(errors));
@@ -308,20 +311,20 @@ export function formatTenths(value: number): string {
 
 /** The lending columns (LENDING_COLUMNS) of a row, each empty for a row without a loan. */
 function writeLending(out: CsvBytes, lending: LendingValues | null): void {
-  const texts =
-    lending === null
-      ? ['', '', '', '', '']
-      : [
-          lending.payment.toFixed(2),
-          String(safeInteger(lending.surplus, 'lending_surplus')),
-          formatTenths(lending.index),
-          formatScore(lending.score),
-          lending.reasonCodes,
-        ];
-  for (const text of texts) {
-    out.comma();
-    out.plain(text);
+  if (lending === null) {
+    for (let i = 0; i < LENDING_COLUMNS.length; i++) out.separator();
+    return;
   }
+  out.separator();
+  out.decimal(lending.payment.toFixed(2));
+  out.separator();
+  out.integer(safeInteger(lending.surplus, 'lending_surplus'));
+  out.separator();
+  out.decimal(formatTenths(lending.index));
+  out.separator();
+  out.decimal(formatScore(lending.score));
+  out.separator();
+  out.field(lending.reasonCodes);
 }
 
 /** Row `k` of the Arrow output's derived and explanation columns. */

@@ -7,6 +7,7 @@ import { CATEGORIES } from '../../../src/contract/categories.js';
 import type { Basis } from '../../../src/contract/schemas.js';
 import type { ScoreProfile } from '../../../src/engine/score-details.js';
 import type { RequestPlan } from '../io/column-mapping.js';
+import { type CsvDialect, DEFAULT_CSV_DIALECT } from '../io/csv-encoding.js';
 import type { LoanPlan } from '../io/loan-columns.js';
 
 export const SCORE_COLUMNS = ['predicted_saving_ability', 'outlay_score', 'savings_score'] as const;
@@ -78,6 +79,8 @@ export interface OutputLayout {
   readonly loan: LoanPlan | null;
   /** LENDING_COLUMNS as the scored file names them, empty without loans. */
   readonly lendingColumns: readonly string[];
+  /** How the CSV files (scored rows, rejects, column dictionary) are written: `--excel` or not. */
+  readonly csv: CsvDialect;
 }
 
 /** How the job computes the score (`--basis`, `--score-profile`; docs/scores.md). */
@@ -96,6 +99,7 @@ export function makeLayout(
   groupBy: readonly string[],
   scoring: ScoringOptions = DEFAULT_SCORING,
   loan: LoanPlan | null = null,
+  csv: CsvDialect = DEFAULT_CSV_DIALECT,
 ): OutputLayout {
   const derived = new Set(DERIVED_COLUMNS);
   const clash = header.find((name) => derived.has(name));
@@ -127,6 +131,7 @@ export function makeLayout(
     scoring,
     loan,
     lendingColumns,
+    csv,
   };
 }
 

@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { csvRecord } from '../io/csv-text.js';
+import { csvHeader } from '../io/csv-encoding.js';
 import type { InputSource } from '../io/input-source.js';
 import { OutputFile } from '../io/output-file.js';
 import type { SummaryBuilder } from '../report/summary.js';
@@ -59,7 +59,7 @@ export async function createOutputs(
   scoredStream?: NodeJS.WritableStream,
 ): Promise<OpenedOutputs> {
   const rejects = await OutputFile.create(paths.rejects);
-  await rejects.write(csvRecord(rejectsHeader(layout)));
+  await rejects.write(csvHeader(rejectsHeader(layout), layout.csv));
   const scored =
     format === 'csv'
       ? await (compress === 'gzip' ? GzipCsvScoredSink : CsvScoredSink).create(paths.scored, layout)

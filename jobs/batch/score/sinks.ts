@@ -5,7 +5,7 @@
  */
 import { once } from 'node:events';
 import { createGzip } from 'node:zlib';
-import { csvRecord } from '../io/csv-text.js';
+import { csvHeader } from '../io/csv-encoding.js';
 import type { SourceBatch } from '../io/input-source.js';
 import { OutputFile } from '../io/output-file.js';
 import type { EncodedBatch } from './encode.js';
@@ -41,7 +41,7 @@ export class CsvScoredSink implements ScoredSink {
 
   static async create(path: string, layout: OutputLayout): Promise<CsvScoredSink> {
     const file = await OutputFile.create(path);
-    await file.write(csvRecord(scoredHeader(layout)));
+    await file.write(csvHeader(scoredHeader(layout), layout.csv));
     return new CsvScoredSink(file);
   }
 
@@ -72,7 +72,7 @@ export class GzipCsvScoredSink implements ScoredSink {
 
   static async create(path: string, layout: OutputLayout): Promise<GzipCsvScoredSink> {
     const sink = new GzipCsvScoredSink(await OutputFile.create(path));
-    await sink.put(Buffer.from(csvRecord(scoredHeader(layout))));
+    await sink.put(Buffer.from(csvHeader(scoredHeader(layout), layout.csv)));
     return sink;
   }
 

@@ -17,7 +17,7 @@ import {
 } from 'apache-arrow';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { csvRecord } from '../../../../jobs/batch/io/csv-text.js';
+import { csvRecord } from '../../../../jobs/batch/io/csv-encoding.js';
 import { mergeSummaries } from '../../../../jobs/batch/report/summary.js';
 import { parseSummary } from '../../../../jobs/batch/report/summary-json.js';
 import { type MainThreadIo, runScoreJob, type ScoreJobOptions } from '../../../../jobs/batch/score/job.js';
