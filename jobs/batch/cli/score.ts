@@ -87,6 +87,12 @@ const scoreOptions = {
     choices: ['gzip'] as const,
     describe: 'Compress the scored CSV file (NAME.scored.csv.gz)',
   },
+  excel: {
+    type: 'boolean',
+    default: false,
+    describe:
+      'CSV output as Excel opens it: UTF-8 with a byte order mark; for a ;-separated input, ; between fields and decimal commas (80,5), else , and decimal points. Applies to the scored, rejects and columns files (docs/batch.md)',
+  },
   'input-format': {
     choices: ['csv', 'arrow'] as const,
     describe:
@@ -265,6 +271,7 @@ async function runJob(
     format: argv.format,
     inputFormat: argv['input-format'],
     compress: argv.compress,
+    excel: argv.excel,
     csv: {
       delimiter: argv.delimiter === undefined ? undefined : parseDelimiter(argv.delimiter),
       encoding: argv.encoding,
@@ -294,6 +301,7 @@ function startFields(argv: ScoreArgs, maxRejectRate: number | undefined): Record
     input: argv.input,
     out: argv.out,
     format: argv.format ?? 'as input',
+    excel: argv.excel,
     basis: argv.basis ?? 'stated',
     scoreProfile: argv['score-profile'],
     engine: argv.engine,
@@ -336,6 +344,7 @@ const countsOf = (result: ScoreJobResult) => ({
   rowsIn: result.rowsIn,
   rowsScored: result.rowsScored,
   rowsRejected: result.rowsRejected,
+  zipsPadded: result.zipsPadded,
   modelVersion: result.modelVersion,
 });
 

@@ -207,6 +207,7 @@ function csvInput(
   return {
     format: 'csv',
     header,
+    delimiter: records.delimiter,
     kinds: header.map(() => 'text'),
     sizeBytes,
     bytesRead: records.bytesRead,

@@ -36,6 +36,8 @@ export interface InputSource {
   readonly format: 'csv' | 'arrow' | 'parquet';
   readonly header: readonly string[];
   readonly kinds: readonly ColumnKind[];
+  /** CSV: the field delimiter, given or read off the header line (./csv-dialect.ts). */
+  readonly delimiter?: string;
   /** The input's Arrow fields (types included), for Arrow output to keep them; absent for CSV. */
   readonly arrowFields?: readonly Field[];
   /** Input size in bytes when known (a file, not stdin), for the progress ETA. */

@@ -24,3 +24,10 @@ export function zipText(cell: string | number | bigint): string | undefined {
   if (!Number.isInteger(value) || value < MIN_NUMERIC_ZIP || value > MAX_NUMERIC_ZIP) return undefined;
   return String(value).padStart(5, '0');
 }
+
+/** Whether the ZIP read from `cell` had its leading zeros restored (the summary counts such rows). */
+export function zipPadded(cell: unknown): boolean {
+  if (typeof cell !== 'string' && typeof cell !== 'number' && typeof cell !== 'bigint') return false;
+  const text = zipText(cell);
+  return text !== undefined && text !== String(cell);
+}

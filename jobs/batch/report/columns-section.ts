@@ -23,7 +23,7 @@ export function columnsSection(summary: Summary): string {
   const padded =
     zipsPadded === undefined || zipsPadded === 0
       ? ''
-      : `<p>${escapeHtml(formatCount(zipsPadded))} scored rows had a ZIP stored as a 3- or 4-digit number; it was read with its leading zeros restored (<code>2134</code> as <code>02134</code>).</p>`;
+      : `<p>ZIPs padded: ${escapeHtml(formatCount(zipsPadded))} scored ${zipsPadded === 1 ? 'row' : 'rows'} had a ZIP that had lost its leading zeros (stored as a 3- or 4-digit number, or a CSV cell of four digits); it was read with them restored (<code>2134</code> as <code>02134</code>).</p>`;
   return `<section aria-labelledby="columns"><h2 id="columns">Input columns</h2>
 <p>How each column of the input was used. Columns passed through are copied to the scored file and play no part in the scores.</p>
 <table class="columns"><thead><tr><th scope="col">Column</th><th scope="col">Use</th></tr></thead><tbody>${rows}</tbody></table>

@@ -69,8 +69,6 @@ export interface SummaryMeta {
   readonly timings: Record<string, number>;
   /** How each input column was used (absent: not recorded). */
   readonly columns?: SummaryMetaJson['columns'];
-  /** Scored rows whose numeric ZIP had its leading zeros restored. */
-  readonly zipsPadded?: number;
 }
 
 /**
@@ -91,6 +89,8 @@ class SummaryState {
   readonly cohorts: DimensionCohorts[];
   /** Lender mode's section, for a file that gives loans (lending-summary.ts). */
   lending: LendingAccumulator | undefined;
+  /** Scored rows whose ZIP had its leading zeros restored (jobs/batch/io/zip-cell.ts). */
+  zipsPadded = 0;
 
   constructor(dimensions: readonly Dimension[], lending = false) {
     this.cohorts = dimensions.map((dimension) => new DimensionCohorts(dimension));
@@ -327,6 +327,15 @@ export class SummaryBuilder {
     this.#state.addRejected(reason, 1);
   }
 
+  /** Counts scored rows whose ZIP had its leading zeros restored. */
+  addZipsPadded(count: number): void {
+    this.#state.zipsPadded += count;
+  }
+
+  get zipsPadded(): number {
+    return this.#state.zipsPadded;
+  }
+
   finish(meta: SummaryMeta): Summary {
     return this.#state.toSummary(this.#groupBy, {
       input: meta.input,
@@ -341,7 +350,7 @@ export class SummaryBuilder {
       started_at: meta.startedAt,
       finished_at: meta.finishedAt,
       timings: { ...meta.timings },
-      ...inputMeta(meta.columns, meta.zipsPadded),
+      ...inputMeta(meta.columns, this.#state.zipsPadded),
     });
   }
 }

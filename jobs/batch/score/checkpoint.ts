@@ -12,12 +12,14 @@ import { readFile, stat, unlink } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parse } from 'csv-parse';
 import type { Logger } from 'pino';
+import { csvReadOptions, readDecimal } from '../io/csv-encoding.js';
 import { partialPathOf, writeFileAtomically } from '../io/output-file.js';
 import { buildRequest } from '../io/row-request.js';
 import type { SummaryBuilder } from '../report/summary.js';
 import { type OutputLayout, scoredHeader } from './layout.js';
 
-const CHECKPOINT_VERSION = 1;
+/** 2: with `zipsPadded`. A checkpoint of another version is not resumed from: the run starts over. */
+const CHECKPOINT_VERSION = 2;
 
 export interface Checkpoint {
   readonly version: number;
@@ -28,6 +30,8 @@ export interface Checkpoint {
   readonly scoredBytes: number;
   readonly rejectsBytes: number;
   readonly rejectedByReason: Readonly<Record<string, number>>;
+  /** Scored rows written so far whose ZIP had its leading zeros restored. */
+  readonly zipsPadded: number;
 }
 
 /** Ties a checkpoint to the input's path and content (`inputSha256`) and to every option that changes the output. */
@@ -124,16 +128,18 @@ export async function replayScoredRows(
   const [index, , percentile, reasonCodes, expenseFlags] = layout.explanationColumns.map(at);
   const lendingIndex = layout.lendingColumns.length === 0 ? -1 : at(layout.lendingColumns[2]!);
   const parser = createReadStream(partialPathOf(scoredPath), { start: 0, end: bytes - 1 }).pipe(
-    parse({ from_line: 2 }),
+    parse({ ...csvReadOptions(layout.csv), from_line: 2 }),
   );
+  // `--excel` with a `;` input writes decimal commas.
+  const decimal = (text: string | undefined) => readDecimal(text ?? '', layout.csv);
   let rows = 0;
   for await (const fields of parser as AsyncIterable<string[]>) {
     // Input column c is the scored file's column c + 1, after the row number.
     const { demographics } = buildRequest(layout.plan, (column) => fields[column + 1]).body;
     summary.addScored({
       psa: Number(fields[psa]),
-      score: Number(fields[score]),
-      savingsScore: Number(fields[savings]),
+      score: decimal(fields[score]),
+      savingsScore: decimal(fields[savings]),
       state: fields[state] || null,
       age: demographics.age as number | undefined,
       netIncome: demographics.net_annual_income as number,
@@ -142,12 +148,12 @@ export async function replayScoredRows(
       geoLevel: fields[geoLevel],
       householdMembers: demographics.household_members as number | undefined,
       householdType: demographics.household_type as string | undefined,
-      index: Number(fields[index!]),
-      percentile: Number(fields[percentile!]),
+      index: decimal(fields[index!]),
+      percentile: decimal(fields[percentile!]),
       reasonCodes: fields[reasonCodes!] ?? '',
       expenseFlags: fields[expenseFlags!] ?? '',
       groups: Object.fromEntries(layout.groups.map((group) => [group.name, fields[group.column + 1] ?? ''])),
-      lendingIndex: fields[lendingIndex] ? Number(fields[lendingIndex]) : undefined,
+      lendingIndex: fields[lendingIndex] ? decimal(fields[lendingIndex]) : undefined,
     });
     rows++;
   }

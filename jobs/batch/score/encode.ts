@@ -11,6 +11,7 @@ import { CsvBytes } from '../io/csv-encoding.js';
 import { type CellGrid, cellAt } from '../io/input-source.js';
 import type { Cell } from '../io/typed-columns.js';
 import { type Utf8Buffers, Utf8ColumnBuilder } from '../io/utf8-column.js';
+import { zipPadded } from '../io/zip-cell.js';
 import { type ScoredRows, type ScoredRowsBuffer, scoredRowsBuffer } from '../report/summary.js';
 import type { ExplanationValues, WrittenFigures } from './explain.js';
 import { LENDING_COLUMNS, type OutputLayout } from './layout.js';
@@ -62,6 +63,8 @@ export interface EncodedBatch {
   readonly rejectReasons: string[];
   /** Per scored row, what the summary needs. */
   readonly stats: ScoredRows;
+  /** Scored rows whose ZIP had its leading zeros restored (./zip-cell.ts). */
+  readonly zipsPadded: number;
 }
 
 export const cellText = (cell: Cell): string => (cell === null || cell === undefined ? '' : String(cell));
@@ -93,7 +96,10 @@ export class BatchEncoder {
   private readonly scoredIndex: Int32Array;
   private readonly columns: ColumnsInProgress | null;
   private readonly stats: ScoredRowsBuffer;
+  /** The input column bound to `zip` (-1: none). */
+  private readonly zipColumn: number;
   private scored = 0;
+  private zipsPadded = 0;
 
   constructor(
     private readonly layout: OutputLayout,
@@ -126,6 +132,7 @@ export class BatchEncoder {
           }
         : null;
     this.stats = scoredRowsBuffer(n, layout.groups.length);
+    this.zipColumn = layout.plan.bindings.find(({ field }) => field.name === 'zip')?.column ?? -1;
   }
 
   add(index: number, outcome: RowOutcome): void {
@@ -153,6 +160,7 @@ export class BatchEncoder {
   ): void {
     const k = this.scored++;
     this.scoredIndex[k] = index;
+    if (this.zipColumn >= 0 && zipPadded(cellAt(this.cells, index, this.zipColumn))) this.zipsPadded++;
     this.stats.lendingIndex[k] = lending === null ? Number.NaN : lending.index;
     if (this.columns === null) this.csvRecord(index, figures, explanation, lending);
     else {
@@ -281,6 +289,7 @@ export class BatchEncoder {
             },
       rejectsCsv: this.rejectsCsv.take(),
       rejectReasons: this.rejectReasons,
+      zipsPadded: this.zipsPadded,
       stats: {
         ...stats,
         psa: trim(stats.psa),

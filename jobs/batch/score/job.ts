@@ -8,6 +8,7 @@ import { mkdir } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Logger } from 'pino';
 import { type ColumnMap, planRequest } from '../io/column-mapping.js';
+import { DEFAULT_CSV_DIALECT, excelDialect } from '../io/csv-encoding.js';
 import type { CsvOptions } from '../io/csv-source.js';
 import type { InputSource, SourceBatch } from '../io/input-source.js';
 import type { LineSpanReport } from '../io/line-spans.js';
@@ -63,6 +64,8 @@ export interface ScoreJobOptions {
   readonly scoredStream?: NodeJS.WritableStream | undefined;
   /** `--compress gzip`: the scored CSV file gzip-compressed (`.scored.csv.gz`). */
   readonly compress?: Compression;
+  /** `--excel`: the CSV files written as Excel opens them in the input's locale (csv-encoding.ts). */
+  readonly excel?: boolean | undefined;
   /** How a CSV input is read (default: UTF-8, delimiter read off the header). */
   readonly csv?: Omit<CsvOptions, 'gzip'>;
   readonly shard: Shard | null;
@@ -119,6 +122,8 @@ export interface ScoreJobResult {
   readonly rowsIn: number;
   readonly rowsScored: number;
   readonly rowsRejected: number;
+  /** Scored rows whose ZIP had its leading zeros restored. */
+  readonly zipsPadded: number;
   readonly modelVersion: string;
   /** The comparison with `reference`, when one was given. */
   readonly comparison?: Comparison | undefined;
@@ -194,11 +199,18 @@ const inputOptionsOf = (options: ScoreJobOptions): InputOptions => ({
 function refuseImpossibleOptions(options: ScoreJobOptions, format: FileFormat): void {
   if (options.scoredStream !== undefined && format !== 'arrow')
     throw new Error(`--scored - writes an Arrow IPC stream; --format ${format} needs a file`);
+  if (options.excel === true && format !== 'csv')
+    throw new Error(
+      `--excel writes the scored file as CSV for Excel; ${format === 'arrow' ? 'Arrow' : 'Parquet'} output has no such form: give --format csv, or leave out --excel`,
+    );
   if (options.compress === 'gzip' && format !== 'csv')
     throw new Error(
       `--compress gzip applies to CSV output; ${format === 'arrow' ? 'Arrow' : 'Parquet'} output is written as it is`,
     );
-  if (!options.resume) return;
+  if (options.resume) refuseImpossibleResume(options, format);
+}
+
+function refuseImpossibleResume(options: ScoreJobOptions, format: FileFormat): void {
   if (options.compress === 'gzip')
     throw new Error('--resume needs uncompressed output: a gzip stream cannot be cut back to a checkpoint');
   if (options.input === '-') {
@@ -225,6 +237,7 @@ async function scoreAndPublish(run: Run, format: FileFormat): Promise<ScoreJobRe
     summary.groupBy,
     options.scoring,
     loan,
+    options.excel === true ? excelDialect(source.delimiter) : DEFAULT_CSV_DIALECT,
   );
   const scored = await scoreAll(run, layout, summary, format);
   const inputSha256 = await run.digest;
@@ -239,7 +252,7 @@ async function scoreAndPublish(run: Run, format: FileFormat): Promise<ScoreJobRe
   // Before the summary, which a scheduler takes as the sign that every output is in place.
   await writeColumnDictionary(options.outDir, name, layout);
   await publishOutputs(run.outputs!, report, run.paths.checkpoint, run.lock!);
-  return { ...resultOf(run, scored, report), comparison };
+  return { ...resultOf(run, scored, report), zipsPadded: summary.zipsPadded, comparison };
 }
 
 /**
@@ -296,6 +309,7 @@ async function checkpointFingerprint(run: Run, layout: OutputLayout, modelVersio
     delimiter: options.csv?.delimiter,
     encoding: options.csv?.encoding === 'utf-8' ? undefined : options.csv?.encoding,
     singleLineRecords: options.csv?.singleLineRecords,
+    excel: options.excel === true ? true : undefined,
     scoreKey: options.scoreKey,
     scoring: options.scoring,
     modelVersion,
@@ -366,7 +380,7 @@ function summaryMeta(run: Run, scored: Scored, inputSha256: string): SummaryMeta
   };
 }
 
-function resultOf(run: Run, scored: Scored, report: StagedReport): ScoreJobResult {
+function resultOf(run: Run, scored: Scored, report: StagedReport): Omit<ScoreJobResult, 'zipsPadded'> {
   const { writer } = scored;
   return {
     modelVersion: scored.modelVersion,

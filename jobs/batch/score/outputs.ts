@@ -93,6 +93,7 @@ export async function replayOutputs(
   const rowsScored = await replayScoredRows(paths.scored, checkpoint.scoredBytes, layout, summary);
   const rejectedByReason = new Map<string, number>(Object.entries(checkpoint.rejectedByReason));
   for (const [reason, count] of rejectedByReason) for (let i = 0; i < count; i++) summary.addRejected(reason);
+  summary.addZipsPadded(checkpoint.zipsPadded);
   logger.info({ rowsDone: checkpoint.rowsDone, rowsScored }, 'resuming from checkpoint');
   return { outputs, rowsScored, rowsDone: checkpoint.rowsDone, rejectedByReason };
 }

@@ -67,6 +67,7 @@ export class BatchWriter {
 
   private count(encoded: EncodedBatch): void {
     this.summary.addRows(encoded.stats, encoded.scored);
+    this.summary.addZipsPadded(encoded.zipsPadded);
     for (const reason of encoded.rejectReasons) {
       this.summary.addRejected(reason);
       this.rejectedByReason.set(reason, (this.rejectedByReason.get(reason) ?? 0) + 1);
@@ -92,6 +93,7 @@ export class BatchWriter {
       scoredBytes: await this.outputs.scored.file!.sync(),
       rejectsBytes: await this.outputs.rejects.sync(),
       rejectedByReason: Object.fromEntries(this.rejectedByReason),
+      zipsPadded: this.summary.zipsPadded,
     });
     this.lastCheckpoint = performance.now();
   }

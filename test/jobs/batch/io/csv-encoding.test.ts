@@ -91,9 +91,9 @@ describe('CSV encoding', () => {
         out.separator();
         out.integer(tenths);
         out.endRecord();
-        const [[decimal, integer]] = parse(Buffer.from(out.take()), { delimiter: dialect.separator });
+        const [decimal, integer] = parse(Buffer.from(out.take()), { delimiter: dialect.separator })[0]!;
         expect(decimal).toBe((tenths / 10).toFixed(1).replace('.', dialect.decimalMark));
-        expect(readDecimal(decimal, dialect)).toBe(tenths / 10);
+        expect(readDecimal(decimal!, dialect)).toBe(tenths / 10);
         expect(Number(integer)).toBe(tenths);
       }),
     );

@@ -2,24 +2,18 @@
  * `outlay score` through the real binary (dist build) with a small synthetic model artifact: exit codes,
  * files, worker-count independence, and SIGKILL-then-resume giving byte-identical files.
  */
-import { spawn } from 'node:child_process';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { pino } from 'pino';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readCheckpoint } from '../../../../jobs/batch/score/checkpoint.js';
 import {
-  BIN,
   householdsCsv,
+  killWhenCheckpointed,
   modelArgs,
   runCli,
   scoreArgs as scoreArgsOf,
   tempDir,
   writeTestArtifact,
 } from './helpers.js';
-
-const SILENT = pino({ level: 'silent' });
 
 let dir: string;
 let model: string;
@@ -124,21 +118,3 @@ describe('outlay score (CLI)', () => {
     }
   });
 });
-
-/**
- * Runs the CLI and kills it with SIGKILL once its checkpoint records at least `rowsDone` rows (0: as soon
- * as it has started); resolves when it has exited, killed or finished first.
- */
-async function killWhenCheckpointed(args: readonly string[], checkpoint: string, rowsDone: number) {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: 'ignore' });
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  await new Promise((resolve) => child.on('spawn', resolve));
-  while (child.exitCode === null && child.signalCode === null) {
-    if (rowsDone === 0 || ((await readCheckpoint(checkpoint, SILENT))?.rowsDone ?? -1) >= rowsDone) {
-      child.kill('SIGKILL');
-      break;
-    }
-    await sleep(10);
-  }
-  await exited;
-}

@@ -3,7 +3,9 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { pino } from 'pino';
+import { readCheckpoint } from '../../../../jobs/batch/score/checkpoint.js';
 import type { ScoreJobOptions } from '../../../../jobs/batch/score/job.js';
 import { DEFAULT_SCORING } from '../../../../jobs/batch/score/layout.js';
 import { SPENDING_CATEGORY_COUNT } from '../../../../src/contract/categories.js';
@@ -196,4 +198,25 @@ export function scoreJobOptions(
     startScorer,
     ...overrides,
   };
+}
+
+/**
+ * Runs the CLI and kills it with SIGKILL once its checkpoint records at least `rowsDone` rows (0: as soon
+ * as it has started); resolves when it has exited, killed or finished first.
+ */
+export async function killWhenCheckpointed(args: readonly string[], checkpoint: string, rowsDone: number) {
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: 'ignore' });
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  await new Promise((resolve) => child.on('spawn', resolve));
+  while (child.exitCode === null && child.signalCode === null) {
+    if (
+      rowsDone === 0 ||
+      ((await readCheckpoint(checkpoint, pino({ level: 'silent' })))?.rowsDone ?? -1) >= rowsDone
+    ) {
+      child.kill('SIGKILL');
+      break;
+    }
+    await sleep(10);
+  }
+  await exited;
 }

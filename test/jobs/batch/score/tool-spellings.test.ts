@@ -68,6 +68,9 @@ describe('outlay score: booleans, ZIPs and money as other tools write them', () 
       ['10001', '61000', 'NY'],
       ['601', '38000.25', 'PR'],
     ]);
+    // 2134 and 601 had their leading zeros restored; 10001 was whole.
+    const summary = JSON.parse(await readFile(join(out, 'bank.summary.json'), 'utf8'));
+    expect(summary.meta.zips_padded).toBe(2);
   });
 
   it('a Windows-1252 file without --encoding → its rejects name Windows-1252 and the flag that reads it', async () => {
