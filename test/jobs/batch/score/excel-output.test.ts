@@ -1,8 +1,8 @@
 /**
  * `outlay score --excel` through the real binary: the scored, rejects and columns files start with the
  * UTF-8 byte order mark; a `;` input gives `;` between fields and decimal commas, a `,` input the default
- * bytes after the mark; csv-parse reads the files back with the options the job's encoder names; Arrow
- * and Parquet output refuse the flag in one line.
+ * bytes after the mark; csv-parse reads the files back with the options the job's encoder names; shards
+ * merge into the single run's files; Arrow and Parquet output refuse the flag in one line.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -101,6 +101,27 @@ describe('outlay score --excel', () => {
       expect(bytes.subarray(0, 3).equals(BOM), file).toBe(true);
       expect(bytes.subarray(3).equals(await plain.read(file)), file).toBe(true);
     }
+  });
+
+  it('two `;` shards with --excel merged with --rows → the single --excel run’s files byte for byte', async () => {
+    const single = await score('shards', ';', '--excel');
+    const summaries = [];
+    for (const shard of ['1/2', '2/2']) {
+      const out = join(dir, `shards-${shard.replace('/', '-')}`);
+      const run = await runCli(
+        scoreArgs(join(dir, 'shards.csv'), out, model, '--workers', '0', '--excel', '--shard', shard),
+      );
+      // The shard holding H3 exits 3 (a reject), the other 0.
+      expect([0, 3], run.stderr).toContain(run.code);
+      summaries.push(join(out, 'shards.summary.json'));
+    }
+    const merged = join(dir, 'shards-merged');
+    const merge = await runCli(['merge', ...summaries, '--rows', '--out', merged]);
+    expect(merge.code, merge.stderr).toBe(3);
+    for (const file of ['scored.csv', 'rejects.csv'])
+      expect((await readFile(join(merged, `shards.${file}`))).equals(await single.read(file)), file).toBe(
+        true,
+      );
   });
 
   it.each(['arrow', 'parquet'])('--excel --format %s → refused in one line, exit 1', async (format) => {
