@@ -40,6 +40,7 @@ import { estimateStateEffects, readStateCodes } from './state-effects.js';
 import { localPricesTable, stateEffectsTable, surveyBiasTable } from './validate-geo.js';
 import { metroSizeSection } from './validate-metro-size.js';
 import { type RankingInputs, rankingTable, trainingModel } from './validate-ranking.js';
+import { publishedSpendingRatio, ruralSection, zipsFileOf } from './validate-rural.js';
 import { householdSizeTable } from './validate-size.js';
 
 export interface ValidateOptions {
@@ -132,6 +133,12 @@ function validationSections(options: ValidateOptions): Record<string, () => stri
     'state-effects': () => stateEffectsSection(source, options.geoDir, households, stateCodes, base()),
     'metro-size': () =>
       metroSizeSection({ households, base: base(), logStatePrice, model, resolver: options.resolver }),
+    rural: () =>
+      ruralSection({
+        ...{ households, base: base(), fitted: fitted(), logStatePrice, model, resolver: options.resolver },
+        ...{ area: targets('area'), published: publishedSpendingRatio(source, options.ceDir) },
+        zipsFile: zipsFileOf(options.dataDir),
+      }),
     'survey-bias': () => surveyBiasTable(model, households, scale, rpp2023, stateCodes),
     ranking: () =>
       rankingSection(source, options, households, { incomeScale: scale, rpp: rpp2023, stateCodes }),

@@ -1,0 +1,180 @@
+/**
+ * The model card's rural section (docs/model.md, "Geography", rural places): each category's rural factor
+ * as the build estimates it (rural-effects.ts) beside the published 2023 area table's raw contrast, a
+ * hold-out check (factors estimated on 4 CUs in 5, judged on the fifth), and one household's total at every
+ * rural and urban ZIP of ten states against the documented band.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CATEGORY_COUNT, SPENDING_CATEGORY_COUNT } from '../../src/contract/categories.js';
+import type { GeoResolver } from '../../src/geo/types.js';
+import type { SpendingModel } from '../../src/model/types.js';
+import { type LogStatePrice, recordMeans } from './build.js';
+import type { Household } from './extract-households.js';
+import { designInputs, fitModel, SPENDING } from './fit.js';
+import { isHeldOut } from './hold-out.js';
+import { CUT_TABLES, type CutTargets } from './published.js';
+import {
+  median,
+  RURAL_BAND_PROFILE,
+  RURAL_BAND_STATES,
+  RURAL_TOTAL_BAND,
+  ruralTotalRatios,
+} from './rural-band.js';
+import { estimateRuralEffects, type RuralEffects } from './rural-effects.js';
+import type { SourceReader } from './sources.js';
+import { groupRatios } from './state-effects.js';
+
+export interface RuralInputs {
+  readonly households: readonly Household[];
+  readonly base: readonly Float64Array[];
+  readonly fitted: Parameters<typeof estimateRuralEffects>[1];
+  readonly logStatePrice: LogStatePrice;
+  readonly area: CutTargets;
+  /** publishedSpendingRatio. */
+  readonly published: Interval;
+  readonly model: SpendingModel;
+  readonly resolver: GeoResolver;
+  /** data/geo/zips.tsv. */
+  readonly zipsFile: string;
+}
+
+export function ruralSection(inputs: RuralInputs): string {
+  const effects = estimateRuralEffects(inputs.households, inputs.fitted, inputs.base);
+  return [
+    estimatesTable(effects, inputs.area),
+    '',
+    holdOutTable(inputs.households, inputs.logStatePrice),
+    '',
+    bandTable(inputs, effects),
+  ].join('\n');
+}
+
+const ratio = (x: number) => x.toFixed(3);
+
+function estimatesTable(effects: RuralEffects, area: CutTargets): string {
+  const rural = area.get('Rural');
+  const urban = area.get('Urban');
+  const { total } = effects;
+  return [
+    `Estimates (rural CU-quarters of 2014; rural spending over the same households' fitted spending as urban ones ± CU-clustered SE, 95 % interval; ln ratio shrunk toward 0 by the between-category SD τ = ${effects.tau.toFixed(3)}; "held" = the shrunk ratio left the interval and is shipped at its nearer end). All 36 categories pooled: ${ratio(total.raw)} ± ${ratio(total.se)} (${ratio(total.low)}–${ratio(total.high)}). Last column: the published 2023 area table's rural mean over its urban mean, raw (rural CUs are older, own more and have 5 % less income after taxes), for comparison only.`,
+    '',
+    '| category | CU-quarters | rural / urban ± SE | 95 % interval | shrunk | shipped | published 2023, raw |',
+    '|---|--:|--:|--:|--:|--:|--:|',
+    ...effects.categories.map((e) => {
+      const published = (rural?.get(e.category) ?? Number.NaN) / (urban?.get(e.category) ?? Number.NaN);
+      return `| ${e.category} | ${e.households} | ${ratio(e.raw)} ± ${ratio(e.se)} | ${ratio(e.low)}–${ratio(e.high)} | ${ratio(e.shrunk)} | ${ratio(e.factor)}${e.held ? ' (held)' : ''} | ${Number.isFinite(published) ? ratio(published) : 'suppressed'} |`;
+    }),
+  ].join('\n');
+}
+
+/**
+ * Refits the model and the factors on the training CUs, then on the held-out rural CU-quarters compares
+ * Σ w·y / Σ w·ŷ per category with the raw training ratio (the fit as is) and with the shipped one, and
+ * their spread (mean |ln| over categories, weighted by predicted spending).
+ */
+function holdOutTable(households: readonly Household[], logStatePrice: LogStatePrice): string {
+  const train = households.filter((h) => !isHeldOut(h.newid));
+  const test = households.filter((h) => isHeldOut(h.newid));
+  const fitted = fitModel(train, logStatePrice);
+  const testInputs = designInputs(test, logStatePrice);
+  const trainBase = SPENDING.map((category) => recordMeans(fitted, train, category));
+  const effects = estimateRuralEffects(train, fitted, trainBase);
+  const ruralOnly = (h: Household) => (h.region !== 0 && !h.urban ? { key: 'rural', level: 0 } : undefined);
+  const rows = SPENDING.map((category, c) => {
+    const raw = recordMeans(fitted, test, category, testInputs);
+    const { factor, raw: trained } = effects.categories[c]!;
+    const shrunk = raw.map((m, i) => (test[i]!.urban ? m : (m * factor) / trained));
+    const [before] = groupRatios(test, raw, c, ruralOnly);
+    const [after] = groupRatios(test, shrunk, c, ruralOnly);
+    return { category, before: before!, after: after! };
+  });
+  const spread = (pick: (r: (typeof rows)[number]) => ReturnType<typeof groupRatios>[number]) => {
+    const total = rows.reduce((a, r) => a + pick(r).predicted, 0);
+    return rows.reduce((a, r) => a + pick(r).predicted * Math.abs(Math.log(pick(r).ratio)), 0) / total;
+  };
+  return [
+    `Hold-out check: model and rural factors refitted on ${train.length} CU-quarters, judged on the ${rows[0]!.before.households} rural CU-quarters among the ${test.length} held out (every CU whose FNV-1a hash of the CU id is 0 mod 5; table 3). Held-out observed / predicted ± SE with the training fit's own rural ratio ("raw") and with the training's shrunk factor ("shrunk"); spread over the categories (mean |ln(observed / predicted)|, weighted by predicted spending): raw ${spread((r) => r.before).toFixed(3)}, shrunk ${spread((r) => r.after).toFixed(3)}.`,
+    '',
+    '| category | raw | shrunk | ± SE |',
+    '|---|--:|--:|--:|',
+    ...rows.map(
+      (r) =>
+        `| ${r.category} | ${r.before.ratio.toFixed(2)} | ${r.after.ratio.toFixed(2)} | ${r.before.se.toFixed(2)} |`,
+    ),
+  ].join('\n');
+}
+
+/** A ratio and its 95 % interval. */
+interface Interval {
+  readonly value: number;
+  readonly low: number;
+  readonly high: number;
+}
+
+/**
+ * The published 2023 area table's rural / urban ratio of average annual expenditures over income after
+ * taxes, with a 95 % interval from the four cells' published SEs (independent: the covariance of a cut's
+ * spending and income, positive, would narrow it).
+ */
+export function publishedSpendingRatio(source: SourceReader, ceDir: string): Interval {
+  const cell = new Map<string, number>();
+  for (const row of source.csv(join(ceDir, 'tidy', CUT_TABLES.area))) {
+    const item = row.item!.replace(/\s+[a-z]\/$/, '');
+    const key = `${item}|${row.cut}|${row.stat}`;
+    if (!cell.has(key)) cell.set(key, Number(row.value));
+  }
+  const get = (item: string, cut: string, stat: string) => {
+    const v = cell.get(`${item}|${cut}|${stat}`);
+    if (v === undefined || !Number.isFinite(v))
+      throw new Error(`${CUT_TABLES.area}: no ${stat} of ${item} (${cut})`);
+    return v;
+  };
+  const items = ['Average annual expenditures', 'Income after taxes'];
+  const means = items.map((i) => ['Rural', 'Urban'].map((c) => get(i, c, 'Mean')));
+  const rse2 = items.flatMap((i, k) =>
+    ['Rural', 'Urban'].map((c, j) => (get(i, c, 'SE') / means[k]![j]!) ** 2),
+  );
+  const value = means[0]![0]! / means[1]![0]! / (means[0]![1]! / means[1]![1]!);
+  const half = Z95 * Math.sqrt(rse2.reduce((a, b) => a + b, 0));
+  return { value, low: value * Math.exp(-half), high: value * Math.exp(half) };
+}
+
+const Z95 = 1.959963984540054;
+
+function bandTable(inputs: RuralInputs, effects: RuralEffects): string {
+  const { model, resolver } = inputs;
+  const zipsTsv = readFileSync(inputs.zipsFile, 'utf8');
+  const survey = [effects.total, inputs.published];
+  const low = Math.min(...survey.map((s) => s.low));
+  const high = Math.max(...survey.map((s) => s.high));
+  if (RURAL_TOTAL_BAND[0] > low || RURAL_TOTAL_BAND[1] < high)
+    throw new Error(
+      `RURAL_TOTAL_BAND ${RURAL_TOTAL_BAND.join('–')} no longer holds the survey's ${ratio(low)}–${ratio(high)}`,
+    );
+  const money = (x: number) => Math.round(x).toLocaleString('en-US');
+  const out = new Float64Array(CATEGORY_COUNT);
+  const total = (zip: string) => {
+    model.predict(RURAL_BAND_PROFILE, resolver.resolve(zip), out);
+    return out.slice(0, SPENDING_CATEGORY_COUNT).reduce((a, b) => a + b, 0);
+  };
+  const [rural, town] = [total(BAND_EXAMPLE[0]), total(BAND_EXAMPLE[1])];
+  return [
+    `Band: the survey's rural / urban total, 2014 microdata at fixed take-home, age, size, tenure, region and state prices ${ratio(effects.total.raw)} (95 % ${ratio(effects.total.low)}–${ratio(effects.total.high)}); published 2023 spending over income after taxes, rural over urban, ${ratio(inputs.published.value)} (95 % ${ratio(inputs.published.low)}–${ratio(inputs.published.high)}); together ${ratio(low)}–${ratio(high)}; shipped band ${RURAL_TOTAL_BAND[0]}–${RURAL_TOTAL_BAND[1]}.`,
+    '',
+    `One household, ${JSON.stringify(RURAL_BAND_PROFILE)}: its total (${model.priceYear} dollars a year) at each rural ZIP of a state over the median total of the state's urban ZIPs. ${BAND_EXAMPLE[0]} (Absarokee MT, rural, Billings metro) $${money(rural)} against ${BAND_EXAMPLE[1]} (Billings) $${money(town)}: ${ratio(rural / town)}.`,
+    '',
+    '| state | urban ZIPs: median total | rural ZIPs | rural / urban: min | median | max |',
+    '|---|--:|--:|--:|--:|--:|',
+    ...RURAL_BAND_STATES.map((state) => {
+      const { urbanMedian, ratios } = ruralTotalRatios(model, resolver, zipsTsv, state);
+      const s = [...ratios].sort((a, b) => a - b);
+      return `| ${state} | ${money(urbanMedian)} | ${s.length} | ${ratio(s[0]!)} | ${ratio(median(s))} | ${ratio(s[s.length - 1]!)} |`;
+    }),
+  ].join('\n');
+}
+
+/** A rural ZIP of a metro and the metro's principal city. */
+const BAND_EXAMPLE = ['59001', '59101'] as const;
+
+export const zipsFileOf = (dataDir: string) => join(dataDir, 'geo', 'zips.tsv');
