@@ -37,12 +37,17 @@ export interface RuralInputs {
   readonly resolver: GeoResolver;
   /** data/geo/zips.tsv. */
   readonly zipsFile: string;
+  /** The calibration population and the shipped model's predictions for it ([category][household]). */
+  readonly population: readonly Household[];
+  readonly predictions: readonly Float64Array[];
 }
 
 export function ruralSection(inputs: RuralInputs): string {
   const effects = estimateRuralEffects(inputs.households, inputs.fitted, inputs.base);
   return [
     estimatesTable(effects, inputs.area),
+    '',
+    areaCheck(inputs),
     '',
     holdOutTable(inputs.households, inputs.logStatePrice),
     '',
@@ -66,6 +71,31 @@ function estimatesTable(effects: RuralEffects, area: CutTargets): string {
       return `| ${e.category} | ${e.households} | ${ratio(e.raw)} ± ${ratio(e.se)} | ${ratio(e.low)}–${ratio(e.high)} | ${ratio(e.shrunk)} | ${ratio(e.factor)}${e.held ? ' (held)' : ''} | ${Number.isFinite(published) ? ratio(published) : 'suppressed'} |`;
     }),
   ].join('\n');
+}
+
+/**
+ * The published area table as a check (it is not raked): the model's mean total over the calibration
+ * population's urban and rural CUs against the published means, over the categories both cuts publish.
+ */
+function areaCheck({ population, predictions, area }: RuralInputs): string {
+  const means = ['Urban', 'Rural'].map((cut) => {
+    const published = area.get(cut)!;
+    const categories = SPENDING.flatMap((c, k) =>
+      published.has(c) && area.get('Urban')!.has(c) && area.get('Rural')!.has(c) ? [k] : [],
+    );
+    let [s, t] = [0, 0];
+    population.forEach((h, i) => {
+      if (h.region === 0 || h.weight === 0 || h.urban !== (cut === 'Urban')) return;
+      s += h.weight * categories.reduce((a, k) => a + predictions[k]![i]!, 0);
+      t += h.weight;
+    });
+    return { model: s / t, published: categories.reduce((a, k) => a + published.get(SPENDING[k]!)!, 0) };
+  });
+  const [urban, rural] = means as [(typeof means)[number], (typeof means)[number]];
+  const money = (x: number) => Math.round(x).toLocaleString('en-US');
+  const off = (m: { model: number; published: number }) =>
+    `${m.model >= m.published ? '+' : '−'}${Math.abs(100 * (m.model / m.published - 1)).toFixed(1)} %`;
+  return `Area table, a check (not raked; table 2's area column): over the calibration population (2023 dollars, the categories both cuts publish), the shipped model's mean total is $${money(urban.model)} for urban CUs against the published $${money(urban.published)} (${off(urban)}) and $${money(rural.model)} for rural CUs against $${money(rural.published)} (${off(rural)}); rural over urban ${ratio(rural.model / urban.model)} against the published ${ratio(rural.published / urban.published)}.`;
 }
 
 /**

@@ -137,7 +137,11 @@ function validationSections(options: ValidateOptions): Record<string, () => stri
       ruralSection({
         ...{ households, base: base(), fitted: fitted(), logStatePrice, model, resolver: options.resolver },
         ...{ area: targets('area'), published: publishedSpendingRatio(source, options.ceDir) },
-        zipsFile: zipsFileOf(options.dataDir),
+        ...{
+          zipsFile: zipsFileOf(options.dataDir),
+          population: population(),
+          predictions: predictions(true),
+        },
       }),
     'survey-bias': () => surveyBiasTable(model, households, scale, rpp2023, stateCodes),
     ranking: () =>
