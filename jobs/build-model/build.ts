@@ -216,7 +216,8 @@ function buildNotes(
     `State effects (observed / fitted spending per state, shrunk toward the Census region by DerSimonian–Laird; states CE suppresses keep the region level): between-state SD ${stateEffects
       .map((e) => `${e.category} ${e.tau.toFixed(3)}`)
       .join(', ')}.`,
-    `Metro-size effects (urban households, observed / fitted per CE POPSIZE class 1…5, shrunk toward 1; against the expected direction held at 1): shipped factors ${metroSizeEffects
+    `Metro-size effects (urban households, observed / fitted per CE POPSIZE class 1…5 and category, shrunk toward 1; transport against its expected direction held at 1): shipped factors other than 1 ${metroSizeEffects
+      .filter((e) => e.classes.some((k) => k.factor !== 1))
       .map((e) => `${e.category} ${e.classes.map((k) => k.factor.toFixed(3)).join('/')}`)
       .join(', ')}.`,
     `Rural effects (rural / urban spending at fixed take-home, age, size, tenure, region and state prices; ln ratio shrunk toward 0 by the between-category SD ${ruralEffects.tau.toFixed(3)}, held within its 95 % interval): total ${ruralEffects.total.raw.toFixed(3)} (95 % ${ruralEffects.total.low.toFixed(3)}–${ruralEffects.total.high.toFixed(3)}); shipped factors ${ruralEffects.categories

@@ -9,10 +9,9 @@ import { join } from 'node:path';
 import { CATEGORY_COUNT, SPENDING_CATEGORY_COUNT } from '../../src/contract/categories.js';
 import type { GeoResolver } from '../../src/geo/types.js';
 import type { SpendingModel } from '../../src/model/types.js';
-import { type LogStatePrice, recordMeans } from './build.js';
 import type { Household } from './extract-households.js';
-import { designInputs, fitModel, SPENDING } from './fit.js';
-import { isHeldOut } from './hold-out.js';
+import { SPENDING } from './fit.js';
+import { type HeldOutFit, spread } from './held-out-fit.js';
 import { CUT_TABLES, type CutTargets } from './published.js';
 import {
   median,
@@ -29,7 +28,8 @@ export interface RuralInputs {
   readonly households: readonly Household[];
   readonly base: readonly Float64Array[];
   readonly fitted: Parameters<typeof estimateRuralEffects>[1];
-  readonly logStatePrice: LogStatePrice;
+  /** The model refitted on the training CUs (the hold-out check's). */
+  readonly heldOut: HeldOutFit;
   readonly area: CutTargets;
   /** publishedSpendingRatio. */
   readonly published: Interval;
@@ -45,11 +45,11 @@ export interface RuralInputs {
 export function ruralSection(inputs: RuralInputs): string {
   const effects = estimateRuralEffects(inputs.households, inputs.fitted, inputs.base);
   return [
-    estimatesTable(effects, inputs.area),
+    estimatesTable(effects, inputs),
     '',
     areaCheck(inputs),
     '',
-    holdOutTable(inputs.households, inputs.logStatePrice),
+    holdOutTable(inputs.heldOut),
     '',
     bandTable(inputs, effects),
   ].join('\n');
@@ -57,41 +57,53 @@ export function ruralSection(inputs: RuralInputs): string {
 
 const ratio = (x: number) => x.toFixed(3);
 
-function estimatesTable(effects: RuralEffects, area: CutTargets): string {
-  const rural = area.get('Rural');
-  const urban = area.get('Urban');
+function estimatesTable(effects: RuralEffects, inputs: RuralInputs): string {
+  const [rural, urban] = [inputs.area.get('Rural')!, inputs.area.get('Urban')!];
+  const means = areaMeans(inputs);
   const { total } = effects;
+  const against = (model: number, published: number | undefined) =>
+    published === undefined ? 'suppressed' : ratio(model / published);
   return [
-    `Estimates (rural CU-quarters of 2014; rural spending over the same households' fitted spending as urban ones ± CU-clustered SE, 95 % interval; ln ratio shrunk toward 0 by the between-category SD τ = ${effects.tau.toFixed(3)}; "held" = the shrunk ratio left the interval and is shipped at its nearer end). All 36 categories pooled: ${ratio(total.raw)} ± ${ratio(total.se)} (${ratio(total.low)}–${ratio(total.high)}). Last column: the published 2023 area table's rural mean over its urban mean, raw (rural CUs are older, own more and have 5 % less income after taxes), for comparison only.`,
+    `Estimates (rural CU-quarters of 2014; rural spending over the same households' fitted spending as urban ones ± CU-clustered SE, 95 % interval; ln ratio shrunk toward 0 by the between-category SD τ = ${effects.tau.toFixed(3)}; "held" = the shrunk ratio left the interval and is shipped at its nearer end). All 36 categories pooled: ${ratio(total.raw)} ± ${ratio(total.se)} (${ratio(total.low)}–${ratio(total.high)}). "Published 2023, raw": the area table's rural mean over its urban mean (rural CUs are older, own more and have 5 % less income after taxes), for comparison only. Last two columns, the area table as a check: the shipped model's mean over the calibration population's urban and rural CUs (2023 dollars) over the published mean of the cut.`,
     '',
-    '| category | CU-quarters | rural / urban ± SE | 95 % interval | shrunk | shipped | published 2023, raw |',
-    '|---|--:|--:|--:|--:|--:|--:|',
-    ...effects.categories.map((e) => {
-      const published = (rural?.get(e.category) ?? Number.NaN) / (urban?.get(e.category) ?? Number.NaN);
-      return `| ${e.category} | ${e.households} | ${ratio(e.raw)} ± ${ratio(e.se)} | ${ratio(e.low)}–${ratio(e.high)} | ${ratio(e.shrunk)} | ${ratio(e.factor)}${e.held ? ' (held)' : ''} | ${Number.isFinite(published) ? ratio(published) : 'suppressed'} |`;
+    '| category | CU-quarters | rural / urban ± SE | 95 % interval | shrunk | shipped | published 2023, raw | model / published: urban | rural |',
+    '|---|--:|--:|--:|--:|--:|--:|--:|--:|',
+    ...effects.categories.map((e, c) => {
+      const published =
+        rural.get(e.category) === undefined ? undefined : rural.get(e.category)! / urban.get(e.category)!;
+      return `| ${e.category} | ${e.households} | ${ratio(e.raw)} ± ${ratio(e.se)} | ${ratio(e.low)}–${ratio(e.high)} | ${ratio(e.shrunk)} | ${ratio(e.factor)}${e.held ? ' (held)' : ''} | ${published === undefined ? 'suppressed' : ratio(published)} | ${against(means[c]![0], urban.get(e.category))} | ${against(means[c]![1], rural.get(e.category))} |`;
     }),
   ].join('\n');
+}
+
+/** Per category: the shipped model's mean over the calibration population's urban, and rural, CUs. */
+function areaMeans({ population, predictions }: RuralInputs): [number, number][] {
+  const sums = SPENDING.map(() => [0, 0, 0, 0]);
+  population.forEach((h, i) => {
+    if (h.region === 0 || h.weight === 0) return;
+    const at = h.urban ? 0 : 2;
+    sums.forEach((s, c) => {
+      s[at]! += h.weight * predictions[c]![i]!;
+      s[at + 1]! += h.weight;
+    });
+  });
+  return sums.map((s) => [s[0]! / s[1]!, s[2]! / s[3]!]);
 }
 
 /**
  * The published area table as a check (it is not raked): the model's mean total over the calibration
  * population's urban and rural CUs against the published means, over the categories both cuts publish.
  */
-function areaCheck({ population, predictions, area }: RuralInputs): string {
-  const means = ['Urban', 'Rural'].map((cut) => {
-    const published = area.get(cut)!;
-    const categories = SPENDING.flatMap((c, k) =>
-      published.has(c) && area.get('Urban')!.has(c) && area.get('Rural')!.has(c) ? [k] : [],
-    );
-    let [s, t] = [0, 0];
-    population.forEach((h, i) => {
-      if (h.region === 0 || h.weight === 0 || h.urban !== (cut === 'Urban')) return;
-      s += h.weight * categories.reduce((a, k) => a + predictions[k]![i]!, 0);
-      t += h.weight;
-    });
-    return { model: s / t, published: categories.reduce((a, k) => a + published.get(SPENDING[k]!)!, 0) };
-  });
-  const [urban, rural] = means as [(typeof means)[number], (typeof means)[number]];
+function areaCheck(inputs: RuralInputs): string {
+  const { area } = inputs;
+  const means = areaMeans(inputs);
+  const both = SPENDING.flatMap((c, k) =>
+    area.get('Urban')!.has(c) && area.get('Rural')!.has(c) ? [k] : [],
+  );
+  const [urban, rural] = [0, 1].map((j) => ({
+    model: both.reduce((a, k) => a + means[k]![j]!, 0),
+    published: both.reduce((a, k) => a + area.get(j === 0 ? 'Urban' : 'Rural')!.get(SPENDING[k]!)!, 0),
+  })) as [{ model: number; published: number }, { model: number; published: number }];
   const money = (x: number) => Math.round(x).toLocaleString('en-US');
   const off = (m: { model: number; published: number }) =>
     `${m.model >= m.published ? '+' : '−'}${Math.abs(100 * (m.model / m.published - 1)).toFixed(1)} %`;
@@ -103,28 +115,19 @@ function areaCheck({ population, predictions, area }: RuralInputs): string {
  * Σ w·y / Σ w·ŷ per category with the raw training ratio (the fit as is) and with the shipped one, and
  * their spread (mean |ln| over categories, weighted by predicted spending).
  */
-function holdOutTable(households: readonly Household[], logStatePrice: LogStatePrice): string {
-  const train = households.filter((h) => !isHeldOut(h.newid));
-  const test = households.filter((h) => isHeldOut(h.newid));
-  const fitted = fitModel(train, logStatePrice);
-  const testInputs = designInputs(test, logStatePrice);
-  const trainBase = SPENDING.map((category) => recordMeans(fitted, train, category));
+function holdOutTable({ train, test, fitted, trainBase, testBase }: HeldOutFit): string {
   const effects = estimateRuralEffects(train, fitted, trainBase);
   const ruralOnly = (h: Household) => (h.region !== 0 && !h.urban ? { key: 'rural', level: 0 } : undefined);
   const rows = SPENDING.map((category, c) => {
-    const raw = recordMeans(fitted, test, category, testInputs);
+    const raw = testBase[c]!;
     const { factor, raw: trained } = effects.categories[c]!;
     const shrunk = raw.map((m, i) => (test[i]!.urban ? m : (m * factor) / trained));
     const [before] = groupRatios(test, raw, c, ruralOnly);
     const [after] = groupRatios(test, shrunk, c, ruralOnly);
     return { category, before: before!, after: after! };
   });
-  const spread = (pick: (r: (typeof rows)[number]) => ReturnType<typeof groupRatios>[number]) => {
-    const total = rows.reduce((a, r) => a + pick(r).predicted, 0);
-    return rows.reduce((a, r) => a + pick(r).predicted * Math.abs(Math.log(pick(r).ratio)), 0) / total;
-  };
   return [
-    `Hold-out check: model and rural factors refitted on ${train.length} CU-quarters, judged on the ${rows[0]!.before.households} rural CU-quarters among the ${test.length} held out (every CU whose FNV-1a hash of the CU id is 0 mod 5; table 3). Held-out observed / predicted ± SE with the training fit's own rural ratio ("raw") and with the training's shrunk factor ("shrunk"); spread over the categories (mean |ln(observed / predicted)|, weighted by predicted spending): raw ${spread((r) => r.before).toFixed(3)}, shrunk ${spread((r) => r.after).toFixed(3)}.`,
+    `Hold-out check: model and rural factors refitted on ${train.length} CU-quarters, judged on the ${rows[0]!.before.households} rural CU-quarters among the ${test.length} held out (every CU whose FNV-1a hash of the CU id is 0 mod 5; table 3). Held-out observed / predicted ± SE with the training fit's own rural ratio ("raw") and with the training's shrunk factor ("shrunk"); spread over the categories (mean |ln(observed / predicted)|, weighted by predicted spending): raw ${spread(rows.map((r) => r.before)).toFixed(3)}, shrunk ${spread(rows.map((r) => r.after)).toFixed(3)}.`,
     '',
     '| category | raw | shrunk | ± SE |',
     '|---|--:|--:|--:|',

@@ -21,6 +21,7 @@ import { distributionCoverageTable } from './distribution-coverage.js';
 import { HOUSEHOLDS_FILE, readStubs } from './extract-ce.js';
 import { type Household, SURVEY_YEAR } from './extract-households.js';
 import { designInputs, fitModel, SPENDING } from './fit.js';
+import { heldOutFit } from './held-out-fit.js';
 import { isHeldOut } from './hold-out.js';
 import { householdsFromCsv } from './household-csv.js';
 import { housingAndVehiclePayments } from './payments.js';
@@ -109,6 +110,7 @@ function validationSections(options: ValidateOptions): Record<string, () => stri
   const logStatePrice = statePriceLookup(source, options.geoDir, households);
   const fitted = once(() => fitModel(households, logStatePrice));
   const base = once(() => SPENDING.map((category) => recordMeans(fitted(), households, category)));
+  const heldOut = once(() => heldOutFit(households, logStatePrice));
   return {
     'build-notes': () => notes.map((note) => `- ${note}`).join('\n'),
     'bls-2014': () => blsMeansTable(source, options.ceDir, households),
@@ -132,16 +134,13 @@ function validationSections(options: ValidateOptions): Record<string, () => stri
     'local-prices': () => localPricesTable(model, options.resolver),
     'state-effects': () => stateEffectsSection(source, options.geoDir, households, stateCodes, base()),
     'metro-size': () =>
-      metroSizeSection({ households, base: base(), logStatePrice, model, resolver: options.resolver }),
+      metroSizeSection({ households, base: base(), heldOut: heldOut(), model, resolver: options.resolver }),
     rural: () =>
       ruralSection({
-        ...{ households, base: base(), fitted: fitted(), logStatePrice, model, resolver: options.resolver },
-        ...{ area: targets('area'), published: publishedSpendingRatio(source, options.ceDir) },
-        ...{
-          zipsFile: zipsFileOf(options.dataDir),
-          population: population(),
-          predictions: predictions(true),
-        },
+        ...{ households, base: base(), fitted: fitted(), heldOut: heldOut(), model },
+        ...{ resolver: options.resolver, zipsFile: zipsFileOf(options.dataDir), area: targets('area') },
+        ...{ published: publishedSpendingRatio(source, options.ceDir), population: population() },
+        predictions: predictions(true),
       }),
     'survey-bias': () => surveyBiasTable(model, households, scale, rpp2023, stateCodes),
     ranking: () =>
