@@ -28,11 +28,18 @@ set -- "$OUTLAY_INPUT" --out "$OUTLAY_RUN_DIR/shard-$shard" --shard "$shard/$OUT
 # The job runs as this shell's child, not exec'd: its exit 3 must reach the scheduler as 0 (a Kubernetes
 # Job retries any other code). SIGTERM/SIGINT are passed on to the job,
 # which stops cleanly (docs/batch.md); a trapped signal ends `wait` early, so it waits again for the
-# job's own exit code, which becomes the script's.
+# job's own exit code, which becomes the script's. The trap is set before the job starts, so no signal
+# can end the shell in between and leave the job running; one that comes before the job's pid is known
+# is passed on as soon as it is.
+job=
+signalled=
+trap 'signalled=1; if [ -n "$job" ]; then kill -s TERM "$job" 2>/dev/null || true; fi' TERM INT
 outlay score "$@" &
 job=$!
-signalled=
-trap 'signalled=1; kill -s TERM "$job" 2>/dev/null || true' TERM INT
+if [ -n "$signalled" ]; then
+  signalled=
+  kill -s TERM "$job" 2>/dev/null || true
+fi
 status=0
 wait "$job" || status=$?
 while [ -n "$signalled" ]; do

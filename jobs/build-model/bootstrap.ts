@@ -3,8 +3,9 @@
  * the AUC of one score over another could move with another draw of consumer units. A CU's quarters are
  * not independent draws, so whole CUs are resampled with replacement (a CU drawn k times counts k times its
  * survey weight); both scores are evaluated on the same resample (paired), and the interval is the
- * percentile interval of the replicates' differences. Seeded (src/sample/random.ts), so the same inputs
- * give the same interval on every run. Checked against an independent implementation in
+ * percentile interval of the replicates' differences. The same resampling gives the LendingClub table
+ * (validate-lendingclub.ts) its intervals of several AUCs and KS statistics at once, each loan its own
+ * cluster. Seeded (src/sample/random.ts), so the same inputs give the same interval on every run. Checked against an independent implementation in
  * test/jobs/build-model/bootstrap.test.ts.
  */
 import { Random } from '../../src/sample/random.js';
@@ -17,12 +18,8 @@ export interface BootstrapOptions {
   readonly level: number;
 }
 
-export interface Difference {
-  /** AUC(a) − AUC(b) on the sample itself. */
-  readonly estimate: number;
-  readonly low: number;
-  readonly high: number;
-}
+/** AUC(a) − AUC(b) on the sample itself, with its interval. */
+export type Difference = Interval;
 
 /** The data both scores are evaluated on; `clusters[i]` is the consumer unit of row i. */
 export interface PairedSample {
@@ -33,13 +30,36 @@ export interface PairedSample {
   readonly clusters: readonly string[];
 }
 
+/** A statistic with its percentile bootstrap interval. */
+export interface Interval {
+  /** The statistic on the sample itself. */
+  readonly estimate: number;
+  readonly low: number;
+  readonly high: number;
+}
+
 /** AUC(a) − AUC(b) with its percentile bootstrap interval over resampled clusters. */
 export function aucDifference(sample: PairedSample, options: BootstrapOptions): Difference {
-  const { a, b, outcomes, weights } = sample;
+  const { a, b, outcomes } = sample;
   const orderA = ascending(a);
   const orderB = ascending(b);
-  const difference = (w: ArrayLike<number>) =>
-    separation(a, outcomes, w, orderA).auc - separation(b, outcomes, w, orderB).auc;
+  const difference = (w: ArrayLike<number>) => [
+    separation(a, outcomes, w, orderA).auc - separation(b, outcomes, w, orderB).auc,
+  ];
+  return bootstrapIntervals(sample, difference, options)[0]!;
+}
+
+/**
+ * Percentile bootstrap intervals of the components of `statistics`, a function of the rows' weights, all
+ * evaluated on the same resamples of whole clusters (a cluster drawn k times counts k times its weights),
+ * so that intervals of several scores on one sample are paired.
+ */
+export function bootstrapIntervals(
+  sample: { readonly weights: ArrayLike<number>; readonly clusters: readonly string[] },
+  statistics: (weights: ArrayLike<number>) => readonly number[],
+  options: BootstrapOptions,
+): Interval[] {
+  const { weights } = sample;
   const { rows, clusterCount } = rowsByCluster(sample.clusters);
   const random = new Random(options.seed, 0);
   const resampled = new Float64Array(weights.length);
@@ -48,14 +68,13 @@ export function aucDifference(sample: PairedSample, options: BootstrapOptions): 
     for (let k = 0; k < clusterCount; k++) {
       for (const i of rows[random.integer(0, clusterCount - 1)]!) resampled[i]! += weights[i]!;
     }
-    return difference(resampled);
+    return statistics(resampled);
   });
   const tail = (1 - options.level) / 2;
-  return {
-    estimate: difference(weights),
-    low: quantile(replicates, tail),
-    high: quantile(replicates, 1 - tail),
-  };
+  return statistics(weights).map((estimate, j) => {
+    const values = replicates.map((replicate) => replicate[j]!);
+    return { estimate, low: quantile(values, tail), high: quantile(values, 1 - tail) };
+  });
 }
 
 /** The rows of each cluster, clusters numbered in order of first appearance. */

@@ -8,10 +8,13 @@ import { join } from 'node:path';
 import { CATEGORIES, CATEGORY_COUNT, CATEGORY_INDEX } from '../../src/contract/categories.js';
 import { LIMITS } from '../../src/contract/limits.js';
 import { HOUSEHOLD_TYPES } from '../../src/contract/schemas.js';
+import { floorTable, parseBenchmarkFloors } from '../../src/engine/benchmark-floors.js';
+import { createEngine } from '../../src/engine/create-engine.js';
 import type { Geography, GeoResolver } from '../../src/geo/types.js';
 import type { ModelArtifact } from '../../src/model/artifact.js';
 import { parseModelArtifact } from '../../src/model/parse.js';
 import type { Profile, SpendingModel } from '../../src/model/types.js';
+import { DEFAULT_BENCHMARK_FLOORS_PATH } from '../../src/runtime/load-engine.js';
 import { incomeScaleToPriceYear, type LogStatePrice, recordMeans, statePriceLookup } from './build.js';
 import { CUT_NAMES, cutIndex } from './calibrate.js';
 import { CE_CATEGORIES } from './ce-categories.js';
@@ -24,6 +27,7 @@ import { designInputs, fitModel, SPENDING } from './fit.js';
 import { heldOutFit } from './held-out-fit.js';
 import { isHeldOut } from './hold-out.js';
 import { householdsFromCsv } from './household-csv.js';
+import { scoreLendingClub } from './lendingclub-scoring.js';
 import { housingAndVehiclePayments } from './payments.js';
 import { shippedPredictions } from './population.js';
 import {
@@ -38,7 +42,9 @@ import { calibrationPopulation } from './reweight.js';
 import { NEEDS as NEEDS_CATEGORIES } from './size.js';
 import { SourceReader } from './sources.js';
 import { estimateStateEffects, readStateCodes } from './state-effects.js';
+import { benchmarkStandardsTable } from './validate-benchmarks.js';
 import { localPricesTable, stateEffectsTable, surveyBiasTable } from './validate-geo.js';
+import { lendingClubTable } from './validate-lendingclub.js';
 import { metroSizeSection } from './validate-metro-size.js';
 import { type RankingInputs, rankingTable, trainingModel } from './validate-ranking.js';
 import { publishedSpendingRatio, ruralSection, zipsFileOf } from './validate-rural.js';
@@ -145,7 +151,16 @@ function validationSections(options: ValidateOptions): Record<string, () => stri
     'survey-bias': () => surveyBiasTable(model, households, scale, rpp2023, stateCodes),
     ranking: () =>
       rankingSection(source, options, households, { incomeScale: scale, rpp: rpp2023, stateCodes }),
+    lendingclub: () => lendingClubTable(scoreLendingClub(join(options.ceDir, '..', 'lendingclub'))),
+    'benchmark-standards': () => benchmarkStandardsTable(shippedEngine(model, options.resolver)),
   };
+}
+
+/** The shipped engine's benchmarks: the shipped model, geography and public floors (src/runtime/load-engine.ts). */
+function shippedEngine(model: SpendingModel, geo: GeoResolver) {
+  const text = readFileSync(DEFAULT_BENCHMARK_FLOORS_PATH, 'utf8');
+  const floors = floorTable(parseBenchmarkFloors(JSON.parse(text), DEFAULT_BENCHMARK_FLOORS_PATH));
+  return createEngine({ model, geo, floors });
 }
 
 /** The ranking table, scored with the model refitted on the training CUs (validate-ranking.ts). */

@@ -2,7 +2,8 @@
  * `outlay build-model`: rebuilds data/ce extracts, data/geo (when --geo-dir is given) and the model
  * artifact from the raw shared folders. The CPI folder is found next to --ce-dir (`<ce-dir>/../cpi`).
  * With `--validate` it instead recomputes the model card's validation tables from the committed extract and
- * artifact and writes them into docs/model.md (between its `<!-- generated:… -->` markers).
+ * artifact and writes them into docs/model.md (between its `<!-- generated:… -->` markers); the LendingClub
+ * table reads `<ce-dir>/../lendingclub`.
  */
 import { writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';

@@ -7,8 +7,8 @@
 import { CATEGORY_COUNT, SAVINGS_INDEX } from '../contract/categories.js';
 import type { GivenBudget } from '../contract/schemas.js';
 import type { BoundPrediction, SpendingModel } from '../model/types.js';
-import { budgetAllocator } from './budget.js';
-import { givenBudgetReader } from './given.js';
+import { allocateBudget } from './budget.js';
+import { readGivenBudget } from './given.js';
 import { writeScoreValues } from './score.js';
 
 /** The figures the steps write, reused by every evaluation (see HouseholdFigures). */
@@ -48,14 +48,16 @@ export function evaluationSteps(model: SpendingModel): EvaluationSteps {
     scoreValues: new Float64Array(3),
   };
   const { scoreValues } = buffers;
+  const allocation = { given, isGiven, modeled, out: buffers.budget, modelOut: buffers.model };
   return {
     buffers,
-    readFixedExpenses: givenBudgetReader(given, isGiven),
+    readFixedExpenses: (budget) => readGivenBudget(budget, given, isGiven),
     // The model's own bound function, not a function calling it: in some processes V8 compiled such a
     // wrapper with the model's loops inlined, and the evaluation then took twice the CPU
     // (bench/analysis/engine.md, seventh round, in git history).
     predict: model.predictInto(modeled, isGiven),
-    allocate: budgetAllocator({ given, isGiven, modeled, out: buffers.budget, modelOut: buffers.model }),
+    allocate: (netIncome, givenWhole, fillableWeight) =>
+      allocateBudget(allocation, netIncome, givenWhole, fillableWeight),
     score(netIncome, spending) {
       const savings = isGiven[SAVINGS_INDEX] === 1 ? given[SAVINGS_INDEX]! : 0;
       writeScoreValues(netIncome, spending, savings, scoreValues);

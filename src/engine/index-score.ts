@@ -1,8 +1,7 @@
 /**
  * The score's arithmetic, unclamped: the index that ranks every household, and the spending and PSA it
  * comes from, recomputed from a household's stated amounts and its peers' (the model's) amounts. The
- * engine's budget computes the same spending in its one pass over the categories (`budgetAllocator`);
- * this is the form the explanations read, one category at a time.
+ * engine's budget computes the same spending (`allocateBudget`); this is the form the explanations read, one category at a time.
  */
 import {
   CATEGORIES,

@@ -5,51 +5,14 @@
  */
 
 /**
- * 2^52: the doubles from 2^52 to 2^53 are the whole numbers, so adding it to an x in [0, 2^52) and taking
- * it away again rounds x to the nearest whole number (halves to even), exactly.
- */
-const WHOLE = 2 ** 52;
-
-/**
- * `Math.floor(x)` for x in [0, 2^52) and NaN (−0 gives +0), without `Math.floor`: the nearest whole number,
- * less one where that is above x. V8 compiles `Math.floor` to `vroundsd dst, dst, src`, whose result keeps
- * the upper half of dst's previous value, so the instruction waits for whatever last wrote that register.
- * In some compilations of the budget's loop that was the running sum of the previous category's amounts:
- * every category's roundings then waited for the one before, about 8 cycles each on Intel cores (3 on AMD
- * Zen), and the allocation took about twice its CPU (bench/analysis/engine.md in git history, "Math.floor's false
- * dependency"). Additions, a comparison and its conversion to a number wait only for their operands.
- */
-export const floorBelowWhole = (x: number): number => {
-  const nearest = x + WHOLE - WHOLE;
-  return nearest - +(nearest > x);
-};
-
-/**
- * `Math.floor(x)` for any x ≥ 0, NaN and +∞ (−0 gives +0): from 2^52 every double is whole, and NaN and
- * +∞ are returned as they are. `floorBelowWhole`'s two lines written out rather than called: with the
- * call, V8 inlined less into the budget's allocation, 450 instructions more per evaluation (counted with
- * bench/stack/engine-instructions.ts).
- */
-export const floorOfNonNegative = (x: number): number => {
-  if (!(x < WHOLE)) return x;
-  const nearest = x + WHOLE - WHOLE;
-  return nearest - +(nearest > x);
-};
-
-/**
- * `Math.round(x)` for x ≥ 0, NaN and +∞ (−0 gives +0): the nearest whole number, and a half (the one case
- * where rounding to even and rounding half up differ) taken up; for every x > 0 the same as
- * `roundHalfAwayFromZero`, without its tests for the sign. The budget rounds with it the amounts that are
- * never negative: the income and the given amounts (the contract validates them) and the model's amounts
- * (`checkArtifact` checks the tables they come from). Exact: x − nearest is a multiple of x's spacing no larger
- * than ½, so it has no rounding error (no `floor(x + 0.5)` error at 0.49999999999999994), and it is ½
- * exactly when it is ½ or more: `>=`, which compiles to fewer instructions than `===`. The comparison is
- * added as a number, not branched on (it is random); see `floorBelowWhole` for why not Math.floor.
+ * `Math.round(x)` for x ≥ 0, NaN and +∞ (−0 gives +0): the nearest whole number, a half taken up. The
+ * budget rounds with it the amounts that are never negative: the income and the given amounts (the
+ * contract validates them) and the model's amounts (`checkArtifact` checks the tables they come from).
+ * Exact: x − floor(x) has no rounding error, so there is no `floor(x + 0.5)` error at 0.49999999999999994.
  */
 export function roundNonNegative(x: number): number {
-  if (!(x < WHOLE)) return x;
-  const nearest = x + WHOLE - WHOLE;
-  return nearest + +(x - nearest >= 0.5);
+  const whole = Math.floor(x);
+  return (x - whole >= 0.5 ? whole + 1 : whole) + 0;
 }
 
 /**

@@ -67,8 +67,7 @@ function writeSizeFreeTerms(u: number, age: number | undefined, out: Float64Arra
   out[at + 2] = u * u;
   const hats = at + 3;
   const last = AGE_KNOTS.length - 1;
-  // A loop, not TypedArray fill: fill with bounds is a runtime call that cost more than all the terms.
-  for (let j = hats; j < hats + last; j++) out[j] = 0;
+  out.fill(0, hats, hats + last);
   if (age !== undefined && age > AGE_KNOTS[0]) writeAgeHats(age, out, hats);
   out[hats + last] = a * u;
 }
@@ -96,26 +95,6 @@ function writeAgeHats(age: number, out: Float64Array, hats: number): void {
   out[hats + j] = f;
 }
 
-/** Per profile, the weight of each household type, and the factors they weigh (see `compositionWeigher`). */
-export interface CompositionWeigher {
-  /** Factor per category and type, [category × 3 + type] in HOUSEHOLD_TYPES order (the artifact's layout). */
-  readonly factors: Float64Array;
-  /** The last profile's type weights, in HOUSEHOLD_TYPES order (a buffer owned by the weigher). */
-  readonly weights: Float64Array;
-  /** Sets `weights` for a profile with ln take-home `u`. */
-  weigh(profile: Profile, u: number): void;
-  /**
-   * Prepares `weighAtSize` for a profile without household_type whose size is known: the terms that do
-   * not depend on the size are computed here, once for all the sizes weighed after it (needs.ts).
-   */
-  prepareSizes(profile: Profile, u: number): void;
-  /**
-   * Sets `weights` as `weigh` would for the profile prepared last with `members` members instead of its
-   * own: the same doubles, its logits' sums continued from those `prepareSizes` added up.
-   */
-  weighAtSize(members: number): void;
-}
-
 /** The parts of the artifact the weights are made from. */
 export type CompositionTables = Pick<
   ModelArtifact,
@@ -123,98 +102,80 @@ export type CompositionTables = Pick<
 >;
 
 /**
- * The weights are one-hot when the type is given (or the household has one member), else P(t | known
- * fields). The model multiplies Σ_t weight_t · f_t into its category loop, so the mixture costs no pass of
- * its own; with one-hot weights the sum is the given type's factor exactly (the other terms add +0).
+ * Per profile, the weight of each household type, and the factors they weigh. The weights are one-hot
+ * when the type is given (or the household has one member), else P(t | known fields). The model
+ * multiplies Σ_t weight_t · f_t into its category loop, so the mixture costs no pass of its own; with
+ * one-hot weights the sum is the given type's factor exactly (the other terms add +0).
  */
-export function compositionWeigher(artifact: CompositionTables): CompositionWeigher {
-  const { ageMin, ageMax, sizeMax } = artifact;
-  const uMin = artifact.incomeGrid.uMin;
-  const uMax = uMin + (artifact.incomeGrid.points - 1) * artifact.incomeGrid.uStep;
-  const factors = Float64Array.from(artifact.composition);
-  const logit = Float64Array.from(artifact.compositionLogit);
-  const weights = new Float64Array(HOUSEHOLD_TYPES.length);
-  const terms = new Float64Array(COMPOSITION_TERMS);
-  // ln s of every whole size the fit saw, [s] (the same doubles as Math.log): a profile's own and smaller sizes.
-  const lnSize = Float64Array.from({ length: sizeMax + 1 }, (_, s) => Math.log(s));
-  // Where the prepared profile's logits start (its pattern's); in PREPARED's slots, both stages' sums
-  // over its terms before SIZE_TERMS_AT and its age and owner terms (a buffer: a double held by the
-  // closure itself is a new object per write).
-  let marriedAt = 0;
-  const prepared = new Float64Array(PREPARED_SLOTS);
+export class CompositionWeigher {
+  /** Factor per category and type, [category × 3 + type] in HOUSEHOLD_TYPES order (the artifact's layout). */
+  readonly factors: Float64Array;
+  /** The last profile's type weights, in HOUSEHOLD_TYPES order (a buffer owned by the weigher). */
+  readonly weights = new Float64Array(HOUSEHOLD_TYPES.length);
+  private readonly logit: Float64Array;
+  private readonly terms = new Float64Array(COMPOSITION_TERMS);
+  private readonly tables: CompositionTables;
+  private readonly uMax: number;
 
-  /** Reads the profile's fields other than its size and adds up the terms that do not depend on it. */
-  function prepare(profile: Profile, u: number, sizeKnown: boolean): void {
+  constructor(tables: CompositionTables) {
+    this.tables = tables;
+    this.factors = Float64Array.from(tables.composition);
+    this.logit = Float64Array.from(tables.compositionLogit);
+    this.uMax = tables.incomeGrid.uMin + (tables.incomeGrid.points - 1) * tables.incomeGrid.uStep;
+  }
+
+  /** Sets `weights` for a profile with ln take-home `u`. */
+  weigh(profile: Profile, u: number): void {
+    const members = profile.household_members;
+    if (profile.household_type !== undefined) this.weighGiven(TYPE_INDEX[profile.household_type]);
+    else if (members === undefined || !Number.isFinite(members)) this.weighByLogits(profile, u, undefined);
+    else this.weighAtSize(profile, u, members);
+  }
+
+  /**
+   * Sets `weights` as `weigh` would for a profile without household_type that had `members` members
+   * instead of its own (the needs' lift weighs every smaller size).
+   */
+  weighAtSize(profile: Profile, u: number, members: number): void {
+    if (members <= 1) this.weighSingle();
+    else this.weighByLogits(profile, u, Math.min(members, this.tables.sizeMax));
+  }
+
+  /** The weights of a household of one, single by definition. */
+  weighSingle(): void {
+    this.weighGiven(SINGLE);
+  }
+
+  /** A stated type has all the weight. */
+  private weighGiven(given: number): void {
+    for (let t = 0; t < this.weights.length; t++) this.weights[t] = t === given ? 1 : 0;
+  }
+
+  /** P(t | known fields) from the two stages' logits over the profile's terms; `size` undefined: not known. */
+  private weighByLogits(profile: Profile, u: number, size: number | undefined): void {
     const { age: givenAge, is_homeowner: isHomeowner } = profile;
+    const { ageMin, ageMax, incomeGrid } = this.tables;
     const ageKnown = givenAge !== undefined && Number.isFinite(givenAge);
     const age = ageKnown ? Math.min(Math.max(givenAge, ageMin), ageMax) : undefined;
-    marriedAt =
-      compositionPattern(ageKnown, sizeKnown, isHomeowner !== undefined) * STAGES * COMPOSITION_TERMS;
-    writeSizeFreeTerms(Math.min(Math.max(u, uMin), uMax), age, terms, 0);
-    prepared[MARRIED_SUM] = addTerms(0, marriedAt, 0, SIZE_TERMS_AT);
-    prepared[ONE_PARENT_SUM] = addTerms(0, marriedAt + COMPOSITION_TERMS, 0, SIZE_TERMS_AT);
-    prepared[AGE_TERM] = ageTerm(age);
-    prepared[OWNER_TERM] = ownerTerm(isHomeowner);
+    const clampedU = Math.min(Math.max(u, incomeGrid.uMin), this.uMax);
+    compositionTerms(clampedU, age, size, isHomeowner, this.terms, 0);
+    const marriedAt =
+      compositionPattern(ageKnown, size !== undefined, isHomeowner !== undefined) *
+      STAGES *
+      COMPOSITION_TERMS;
+    const pMarried = logisticOf(this.logitSum(marriedAt));
+    const pOneParent = (1 - pMarried) * logisticOf(this.logitSum(marriedAt + COMPOSITION_TERMS));
+    this.weights[TYPE_INDEX.married_couple] = pMarried;
+    this.weights[TYPE_INDEX.one_parent] = pOneParent;
+    this.weights[SINGLE] = 1 - pMarried - pOneParent;
   }
 
-  /** `z` plus the logit terms[from…to) of the stage whose coefficients start at `stageAt`, in order. */
-  function addTerms(z: number, stageAt: number, from: number, to: number): number {
-    let sum = z;
-    for (let j = from; j < to; j++) sum += logit[stageAt + j]! * terms[j]!;
+  /** Σ_j logit[stageAt + j] · terms[j], in term order. */
+  private logitSum(stageAt: number): number {
+    let sum = 0;
+    for (let j = 0; j < COMPOSITION_TERMS; j++) sum += this.logit[stageAt + j]! * this.terms[j]!;
     return sum;
   }
-
-  /** The prepared profile's weights with the size terms of ln s `ls` (0: size not known). */
-  function weighByLogits(ls: number): void {
-    writeSizeTerms(prepared[AGE_TERM]!, ls, prepared[OWNER_TERM]!, terms, 0);
-    const zMarried = addTerms(prepared[MARRIED_SUM]!, marriedAt, SIZE_TERMS_AT, COMPOSITION_TERMS);
-    const oneParentAt = marriedAt + COMPOSITION_TERMS;
-    const zOneParent = addTerms(prepared[ONE_PARENT_SUM]!, oneParentAt, SIZE_TERMS_AT, COMPOSITION_TERMS);
-    const pMarried = logisticOf(zMarried);
-    const pOneParent = (1 - pMarried) * logisticOf(zOneParent);
-    weights[TYPE_INDEX.married_couple] = pMarried;
-    weights[TYPE_INDEX.one_parent] = pOneParent;
-    weights[SINGLE] = 1 - pMarried - pOneParent;
-  }
-
-  function weighAtSize(members: number): void {
-    if (members <= 1) {
-      weighGiven(SINGLE);
-      return;
-    }
-    const size = Math.min(members, sizeMax);
-    weighByLogits(Number.isInteger(size) ? lnSize[size]! : Math.log(size));
-  }
-
-  function weigh(profile: Profile, u: number): void {
-    const type = profile.household_type;
-    const members = profile.household_members;
-    if (type !== undefined) weighGiven(TYPE_INDEX[type]);
-    else if (members === undefined || !Number.isFinite(members)) {
-      prepare(profile, u, false);
-      weighByLogits(sizeTerm(undefined));
-    } else if (members <= 1) weighGiven(SINGLE);
-    else {
-      prepare(profile, u, true);
-      weighAtSize(members);
-    }
-  }
-
-  /** A stated type (or a household of one, single by definition) has all the weight. */
-  function weighGiven(given: number): void {
-    for (let t = 0; t < weights.length; t++) weights[t] = t === given ? 1 : 0;
-  }
-
-  return {
-    factors,
-    weights,
-    weigh,
-    prepareSizes: (profile, u) => prepare(profile, u, true),
-    weighAtSize,
-  };
 }
-
-/** The slots of a prepared profile (see `compositionWeigher`). */
-const [MARRIED_SUM, ONE_PARENT_SUM, AGE_TERM, OWNER_TERM, PREPARED_SLOTS] = [0, 1, 2, 3, 4] as const;
 
 const logisticOf = (z: number): number => 1 / (1 + Math.exp(-z));

@@ -38,8 +38,7 @@ export interface NeedsLifter {
  * `size` is the artifact's size table, [category][size − 1] with `sizeMax` sizes; `n` the spending
  * categories. The lift of a needs category at s members is max(1, max_{m<s} size(m) M(m) / (size(s) M(s)))
  * with M the profile's mixture factor at m members (the age and other factors are the same at every m).
- * At one member M is the single type's factor whatever the profile, so that level is computed here once;
- * the other sizes share the profile's size-free composition terms (`prepareSizes`).
+ * At one member M is the single type's factor whatever the profile, so that level is computed here once.
  */
 export function needsLifter(
   weigher: CompositionWeigher,
@@ -49,7 +48,7 @@ export function needsLifter(
 ): NeedsLifter {
   const lift = new Float64Array(n).fill(1);
   const best = new Float64Array(NEEDS_INDEX.length);
-  const { factors, weights, weigh, prepareSizes, weighAtSize } = weigher;
+  const { factors, weights } = weigher;
 
   /** The category's size factor times its mixture factor, at `members`, for the weights just set. */
   const level = (c: number, members: number) =>
@@ -57,7 +56,7 @@ export function needsLifter(
     (weights[0]! * factors[3 * c]! + weights[1]! * factors[3 * c + 1]! + weights[2]! * factors[3 * c + 2]!);
 
   // The running maximum's first step, max(0, level at one member), for every profile.
-  weighAtSize(1);
+  weigher.weighSingle();
   const oneMember = Float64Array.from(NEEDS_INDEX, (c) => Math.max(0, level(c, 1)));
 
   /** The profile's size in the table when its needs are held (no household type, more than one member), else 0. */
@@ -68,11 +67,11 @@ export function needsLifter(
     return s === 1 ? 0 : s;
   }
 
-  /** Into `best`, each needs category's highest level at 1 … s − 1 members, for the prepared profile. */
-  function writeBest(s: number): void {
+  /** Into `best`, each needs category's highest level at 1 … s − 1 members, for the profile. */
+  function writeBest(profile: Profile, u: number, s: number): void {
     for (let k = 0; k < NEEDS_INDEX.length; k++) best[k] = oneMember[k]!;
     for (let m = 2; m < s; m++) {
-      weighAtSize(m);
+      weigher.weighAtSize(profile, u, m);
       for (let k = 0; k < NEEDS_INDEX.length; k++) best[k] = Math.max(best[k]!, level(NEEDS_INDEX[k]!, m));
     }
   }
@@ -81,12 +80,11 @@ export function needsLifter(
     for (let k = 0; k < NEEDS_INDEX.length; k++) lift[NEEDS_INDEX[k]!] = 1;
     const s = heldSize(profile);
     if (s === 0) {
-      weigh(profile, u);
+      weigher.weigh(profile, u);
       return;
     }
-    prepareSizes(profile, u);
-    writeBest(s);
-    weighAtSize(profile.household_members!);
+    writeBest(profile, u, s);
+    weigher.weighAtSize(profile, u, profile.household_members!);
     for (let k = 0; k < NEEDS_INDEX.length; k++) {
       const c = NEEDS_INDEX[k]!;
       const here = level(c, s);

@@ -17,7 +17,7 @@ import {
   type SpendingDistribution,
   TENURE_CLASSES,
 } from './artifact.js';
-import { type CompositionTables, type CompositionWeigher, compositionWeigher } from './composition.js';
+import { type CompositionTables, CompositionWeigher } from './composition.js';
 import { writeRanges } from './distribution.js';
 import { type NeedsLifter, needsLifter } from './needs.js';
 import { type PriceBudget, writeLogPriceFactors } from './price.js';
@@ -205,7 +205,7 @@ class Prediction {
   private readonly tenure: TenureMix = { renter: 0, mortgage: 0, outright: 0 };
 
   constructor(private readonly tables: PredictionTables) {
-    this.weigher = compositionWeigher(tables.composition);
+    this.weigher = new CompositionWeigher(tables.composition);
     this.needs = needsLifter(this.weigher, tables.size, tables.sizeMax, tables.n);
     this.places = new PlaceFactors(tables);
     this.demographic = new Float64Array(tables.n);

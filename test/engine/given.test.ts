@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { CATEGORIES, CATEGORY_COUNT, CATEGORY_INDEX } from '../../src/contract/categories.js';
 import type { GivenBudget } from '../../src/contract/schemas.js';
-import { givenBudgetReader } from '../../src/engine/given.js';
+import { readGivenBudget } from '../../src/engine/given.js';
 
-describe('givenBudgetReader', () => {
+describe('readGivenBudget', () => {
   it('flags exactly the current request’s given categories after any sequence of requests (500 generated budgets)', () => {
     const amounts = new Float64Array(CATEGORY_COUNT);
     const isGiven = new Uint8Array(CATEGORY_COUNT).fill(1);
-    const read = givenBudgetReader(amounts, isGiven);
+    const read = (budget: GivenBudget | undefined) => readGivenBudget(budget, amounts, isGiven);
     let seed = 99;
     const next = () => {
       seed = (seed * 1103515245 + 12345) % 2147483648;
@@ -31,10 +31,9 @@ describe('givenBudgetReader', () => {
     }
   });
 
-  it('clears the flags it finds set when it is made (a reused buffer starts with none given)', () => {
+  it('clears the flags it finds set (a reused buffer starts with none given)', () => {
     const isGiven = new Uint8Array(CATEGORY_COUNT).fill(1);
-    const read = givenBudgetReader(new Float64Array(CATEGORY_COUNT), isGiven);
-    expect(read(undefined)).toBe(0);
+    expect(readGivenBudget(undefined, new Float64Array(CATEGORY_COUNT), isGiven)).toBe(0);
     expect(isGiven.every((flag) => flag === 0)).toBe(true);
   });
 });

@@ -1,12 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  floorBelowWhole,
-  floorOfNonNegative,
-  formatScore,
-  roundHalfAwayFromZero,
-  roundNonNegative,
-} from '../../src/engine/rounding.js';
+import { formatScore, roundHalfAwayFromZero, roundNonNegative } from '../../src/engine/rounding.js';
 
 /** The largest double below x > 0. */
 function doubleBelow(x: number): number {
@@ -62,33 +56,6 @@ describe('roundHalfAwayFromZero', () => {
   });
 });
 
-describe('floorOfNonNegative', () => {
-  it('property: any double ≥ 0 → the same double as Math.floor', () => {
-    fc.assert(
-      fc.property(nonNegative, (x) => Object.is(floorOfNonNegative(x), Math.floor(x))),
-      { numRuns: 20_000 },
-    );
-  });
-
-  it.each([
-    [Number.NaN],
-    [Number.POSITIVE_INFINITY],
-    [Number.MIN_VALUE],
-    [0.49999999999999994],
-    [0.9999999999999999],
-    [2 ** 52 - 0.5],
-    [2 ** 52 - 1],
-    [2 ** 52 + 1],
-    [2 ** 53 + 2],
-  ])('unit: %d → the same double as Math.floor', (x) => {
-    expect(Object.is(floorOfNonNegative(x), Math.floor(x))).toBe(true);
-  });
-
-  it('unit: −0 → +0 (the floor the apportionment files for a quota of −0)', () => {
-    expect(Object.is(floorOfNonNegative(-0), 0)).toBe(true);
-  });
-});
-
 describe('roundNonNegative', () => {
   it('property: any double > 0 → the same double as roundHalfAwayFromZero (and Math.round)', () => {
     fc.assert(
@@ -111,22 +78,6 @@ describe('roundNonNegative', () => {
     [2 ** 52 - 0.5, 2 ** 52],
   ])('unit: %d → %d (−0 to +0, which the budget writes as 0 either way)', (x, expected) => {
     expect(Object.is(roundNonNegative(x), expected)).toBe(true);
-  });
-});
-
-describe('floorBelowWhole', () => {
-  it('property: any double in [0, 2^52) → the same double as Math.floor', () => {
-    fc.assert(
-      fc.property(
-        nonNegative.filter((x) => x < 2 ** 52),
-        (x) => Object.is(floorBelowWhole(x), Math.floor(x)),
-      ),
-      { numRuns: 20_000 },
-    );
-  });
-
-  it('unit: NaN → NaN (a NaN fraction stays NaN, and no scan chooses its key)', () => {
-    expect(floorBelowWhole(Number.NaN)).toBeNaN();
   });
 });
 

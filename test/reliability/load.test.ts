@@ -1,10 +1,12 @@
 /**
  * `outlay serve` under load from a separate process. First its capacity is measured; then it is held at
- * that load (the same closed-loop connections) for OUTLAY_RELIABILITY_LOAD_SECONDS (15 s by default in CI,
+ * that load (the same closed-loop connections) for OUTLAY_RELIABILITY_LOAD_SECONDS (5 s by default in CI,
  * 60 s in the report) with no errors; then overloaded with 10× the connections, where it must keep
  * answering (200, or shed with 429/503) instead of timing requests out; and a key past its per-key limit
  * must be shed with 429s. Latencies and throughput are recorded for the reliability report, never asserted:
- * the suite must pass on a loaded machine.
+ * the suite must pass on a loaded machine. So no verdict depends on timing: closed-loop connections keep at
+ * most a fixed number of requests in flight, and a request counts as timed out only past a hang guard far
+ * above any queueing those connections can cause.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,15 +18,18 @@ import { type LoadPhase, runLoad } from './support/load-generator.js';
 import { createKeyWithCli } from './support/outlay-cli.js';
 import { type ServeProcess, startServe } from './support/serve-process.js';
 
-const LOAD_SECONDS = Number(process.env.OUTLAY_RELIABILITY_LOAD_SECONDS ?? 15);
-const WARM_UP_SECONDS = 2;
-const CAPACITY_SECONDS = 3;
-const OVERLOAD_SECONDS = 5;
+const LOAD_SECONDS = Number(process.env.OUTLAY_RELIABILITY_LOAD_SECONDS ?? 5);
+const WARM_UP_SECONDS = 1;
+const CAPACITY_SECONDS = 2;
+const OVERLOAD_SECONDS = 3;
 /** On two cores the server has one and the load generator the other; a few connections saturate it. */
 const CAPACITY_CONNECTIONS = 8;
 const OVERLOAD_FACTOR = 10;
-/** A request unanswered this long counts as timed out: a server that queues without bound blows past it. */
-const TIMEOUT_SECONDS = 10;
+/**
+ * A request unanswered this long counts as timed out: a server that queues without bound blows past it,
+ * while 80 closed-loop connections on a machine held by two busy loops wait a few seconds at most.
+ */
+const TIMEOUT_SECONDS = 60;
 const QUOTA_PER_MINUTE = 600;
 const UNTHROTTLED_PER_MINUTE = 1_000_000_000;
 const SHED_STATUSES = ['200', '429', '503'];

@@ -1,13 +1,17 @@
-import { pino } from 'pino';
+import { type Logger, pino } from 'pino';
 import type { CommandModule } from 'yargs';
-import { runMerge } from '../merge/merge-job.js';
+import { type MergeResult, runMerge } from '../merge/merge-job.js';
+import type { Summary } from '../report/summary.js';
 import {
   checkMaxRejectRate,
   combinedExitCode,
   DEFAULT_MAX_REJECT_RATE,
+  type InterruptingSignal,
+  interruptedExitCode,
   publishedExitCode,
 } from '../score/exit-codes.js';
 import { judgeComparison, readReference, referenceOptions } from './reference.js';
+import { onStopSignals } from './stop-signals.js';
 
 interface MergeArgs {
   summaries: string[];
@@ -52,19 +56,14 @@ export const mergeCommand: CommandModule<object, MergeArgs> = {
   handler: async (args) => {
     const maxRejectRate = checkMaxRejectRate(args['max-reject-rate']);
     const reference = await readReference(args.reference, args['max-psi']);
-    const result = await runMerge({
-      summaries: args.summaries,
-      outDir: args.out,
-      name: args.name,
-      rows: args.rows,
-      reference: reference.summary,
-    });
+    const logger = pino({ level: 'info', base: { command: 'merge' } }, pino.destination(2));
+    const result = await mergeUnlessStopped(args, reference.summary, logger);
+    if (result === undefined) return;
     const { counts } = result.summary;
     process.stdout.write(
       `Merged ${result.summary.meta.merged_shards} shard summaries: ${counts.rows_in} rows in, ${counts.rows_scored} scored, ${counts.rows_rejected} rejected\n` +
         `  ${result.summaryPath}\n  ${result.reportPath}\n`,
     );
-    const logger = pino({ level: 'info', base: { command: 'merge' } }, pino.destination(2));
     // The single run's exit code: 0, 3 with rejects within the rate, 4 above it, 5 the PSI above --max-psi.
     const rejects = publishedExitCode(
       { rowsIn: counts.rows_in, rowsRejected: counts.rows_rejected },
@@ -76,3 +75,33 @@ export const mergeCommand: CommandModule<object, MergeArgs> = {
     );
   },
 };
+
+/**
+ * The merge, or undefined when SIGTERM or SIGINT stopped it: then nothing is published, its temporary
+ * files are removed and the exit code is 128 + the signal's number, as for `outlay score`.
+ */
+async function mergeUnlessStopped(
+  args: MergeArgs,
+  reference: Summary | undefined,
+  logger: Logger,
+): Promise<MergeResult | undefined> {
+  const stop = onStopSignals(logger, 'stopping: the merge publishes nothing and removes its files');
+  try {
+    return await runMerge({
+      summaries: args.summaries,
+      outDir: args.out,
+      name: args.name,
+      rows: args.rows,
+      reference,
+      stop: stop.signal,
+    });
+  } catch (error) {
+    if (!stop.signal.aborted) throw error;
+    const signal = stop.signal.reason as InterruptingSignal;
+    logger.error({ signal }, 'merge interrupted: nothing published');
+    process.exitCode = interruptedExitCode(signal);
+    return undefined;
+  } finally {
+    stop.dispose();
+  }
+}

@@ -3,7 +3,8 @@
  * (./parquet-source.ts) comes through here as Arrow batches too. Column kinds come
  * from the Arrow types so that the job can refuse, before reading rows, a column whose type cannot hold its
  * field. Numeric and Utf8 columns are copied out as typed columns (jobs/batch/io/typed-columns.ts) for the
- * workers to read; other columns (booleans, dictionaries, ...) as plain values.
+ * workers to read; other columns (booleans, dictionaries, ...) as plain values, nested ones as JSON and
+ * dates and timestamps as ISO 8601 text (./arrow-cell-text.ts).
  */
 import { type FileHandle, open } from 'node:fs/promises';
 import {
@@ -20,6 +21,7 @@ import {
   util,
   type Vector,
 } from '../../../src/vendor/apache-arrow.js';
+import { cellTextReader } from './arrow-cell-text.js';
 import type { ColumnKind } from './column-mapping.js';
 import {
   type CellColumn,
@@ -40,6 +42,7 @@ export function columnKindOf(type: DataType): ColumnKind {
       return 'boolean';
     case Type.Utf8:
     case Type.LargeUtf8:
+    case Type.Utf8View:
       return 'text';
     case Type.Dictionary:
       return columnKindOf((type as unknown as { dictionary: DataType }).dictionary) === 'text'
@@ -56,6 +59,8 @@ function cellsOf(vector: Vector, kind: ColumnKind): CellColumn {
   if (kind === 'number' && vector.type.typeId !== Type.Float16)
     return { kind: 'numbers', values: (vector.toArray() as NumberArray).slice(), nulls: nullsOf(vector) };
   if (vector.type.typeId === Type.Utf8) return textOf(vector as Vector<Utf8>);
+  const text = cellTextReader(vector);
+  if (text !== undefined) return Array.from({ length: vector.length }, (_, i) => text(i));
   const cells: Cell[] = new Array(vector.length);
   for (let i = 0; i < vector.length; i++) {
     const value: unknown = vector.get(i);

@@ -2,7 +2,8 @@
  * Parquet input through parquet-wasm (the Rust `parquet` crate compiled to WebAssembly), which hands over
  * Arrow IPC: each batch it decodes becomes an apache-arrow batch and goes the Arrow input's way
  * (./arrow-source.ts), typed columns included. The file is read through a Blob (`fs.openAsBlob`), so only
- * the byte ranges of the row group being decoded are in memory, never the whole file.
+ * the byte ranges of the row group being decoded are in memory, never the whole file. UUID columns become
+ * their text (./parquet-uuid.ts).
  *
  * Chosen over DuckDB's Node API: parquet-wasm speaks Arrow IPC, the job's own columnar form, streams a
  * file batch by batch in both directions, and is one platform-independent package; DuckDB's API returns
@@ -11,9 +12,15 @@
 import { openAsBlob } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { ParquetFile, RecordBatch as WasmRecordBatch } from 'parquet-wasm';
-import { type RecordBatch, RecordBatchReader, tableFromIPC } from '../../../src/vendor/apache-arrow.js';
+import {
+  type RecordBatch,
+  RecordBatchReader,
+  Schema,
+  tableFromIPC,
+} from '../../../src/vendor/apache-arrow.js';
 import { arrowInput } from './arrow-source.js';
 import { type InputPart, type InputSource, unitRangeOf } from './input-source.js';
+import { uuidColumnsOf, uuidTextFields, withUuidText } from './parquet-uuid.js';
 import { loadParquetWasm } from './parquet-wasm.js';
 
 export async function openParquetSource(
@@ -31,7 +38,10 @@ export async function openParquetSource(
       `${path} is not a readable Parquet file: ${error instanceof Error ? error.message : error}`,
     );
   }
-  const { fields } = tableFromIPC(file.schema().intoIPCStream()).schema;
+  const { fields: wasmFields } = tableFromIPC(file.schema().intoIPCStream()).schema;
+  const uuids = await uuidColumnsOf(path, wasmFields);
+  const fields = uuidTextFields(wasmFields, uuids);
+  const schema = new Schema(fields);
   const groupRows = file
     .metadata()
     .rowGroups()
@@ -45,7 +55,9 @@ export async function openParquetSource(
     format: 'parquet',
     name: path,
     fields,
-    batches: decodedBatches(file, batchRows, rowGroups),
+    batches: decodedBatches(file, batchRows, rowGroups, (batch) =>
+      uuids.length === 0 ? batch : withUuidText(batch, schema, uuids),
+    ),
     firstRow: range?.firstRow,
     sizeBytes: size,
     batchRows,
@@ -62,6 +74,7 @@ async function* decodedBatches(
   file: ParquetFile,
   batchRows: number,
   rowGroups: number[] | undefined,
+  converted: (batch: RecordBatch) => RecordBatch,
 ): AsyncIterable<RecordBatch> {
   // No row group at all is asked for as none, not as the reader's default of every one.
   if (rowGroups?.length === 0) return;
@@ -72,6 +85,6 @@ async function* decodedBatches(
   for await (const decoded of stream) {
     // intoIPCStream consumes (frees) the wasm batch.
     const reader = RecordBatchReader.from(decoded.intoIPCStream());
-    for (const batch of reader) yield batch;
+    for (const batch of reader) yield converted(batch);
   }
 }

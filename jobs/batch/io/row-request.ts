@@ -110,9 +110,12 @@ function readColumn(
  * All errors of a row whose cells could not all be read: the cell errors, then what the contract says about
  * the rest of the body (without "is required" for the fields whose cells were unreadable).
  */
-export function rowErrors(request: RowRequest): ErrorItem[] {
+export function rowErrors(
+  request: RowRequest,
+  asScored: (body: RowRequest['body']) => unknown = (body) => body,
+): ErrorItem[] {
   const unreadable = new Set(request.errors.map((error) => error.path));
-  const validation = validateRequest(request.body);
+  const validation = validateRequest(asScored(request.body));
   const rest = validation.ok ? [] : validation.error.errors.filter((error) => !unreadable.has(error.path));
   return [...request.errors, ...rest];
 }

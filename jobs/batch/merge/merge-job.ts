@@ -16,7 +16,7 @@ import {
   writeSummaryAndReport,
 } from '../report/write.js';
 import { outputNameOf } from '../score/job.js';
-import { type ShardFiles, stageMergedRows } from './merge-rows.js';
+import { discardAll, type ShardFiles, stageMergedRows } from './merge-rows.js';
 
 export interface MergeOptions {
   /** Paths of the shard summaries, in any order. */
@@ -28,6 +28,8 @@ export interface MergeOptions {
   readonly rows?: boolean | undefined;
   /** `--reference`: a previous run's summary, which the merged summary and report are compared with. */
   readonly reference?: Summary | undefined;
+  /** Aborted by SIGTERM or SIGINT: the merge of rows stops, publishes nothing and removes its files. */
+  readonly stop?: AbortSignal | undefined;
 }
 
 export interface MergeResult extends ReportFiles {
@@ -52,11 +54,20 @@ export async function runMerge(options: MergeOptions): Promise<MergeResult> {
   }
   if (!options.rows) return { ...(await writeSummaryAndReport(options.outDir, name, summary)), summary };
   await mkdir(options.outDir, { recursive: true });
-  const rows = await stageMergedRows(inShardOrder(options.summaries, summaries), options.outDir, name);
-  const staged = await stageSummaryAndReport(options.outDir, name, summary);
-  // The summary last: it marks a finished merge.
-  await publishTogether([...rows, ...staged.files]);
-  return { ...staged.paths, summary };
+  const shards = inShardOrder(options.summaries, summaries);
+  const rows = await stageMergedRows(shards, options.outDir, name, options.stop);
+  let files = rows;
+  try {
+    const staged = await stageSummaryAndReport(options.outDir, name, summary);
+    files = [...rows, ...staged.files];
+    options.stop?.throwIfAborted();
+    // The summary last: it marks a finished merge.
+    await publishTogether(files);
+    return { ...staged.paths, summary };
+  } catch (error) {
+    await discardAll(files);
+    throw error;
+  }
 }
 
 /** Each summary's directory and file base name, in the order of the shards' numbers. */

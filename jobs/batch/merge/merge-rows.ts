@@ -11,7 +11,9 @@ import { createReadStream, existsSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createGunzip, createGzip } from 'node:zlib';
+import type { RecordBatchFileWriter, Schema } from '../../../src/vendor/apache-arrow.js';
 import { OutputFile } from '../io/output-file.js';
+import type { BatchDictionaries } from '../score/arrow-dictionary.js';
 
 /** The scored file endings `outlay score` writes, in the order looked for. */
 const SCORED_ENDINGS = ['csv', 'csv.gz', 'arrow', 'parquet'] as const;
@@ -28,6 +30,7 @@ export async function stageMergedRows(
   shards: readonly ShardFiles[],
   outDir: string,
   name: string,
+  stop?: AbortSignal,
 ): Promise<OutputFile[]> {
   const ending = scoredEndingOf(shards[0]!);
   const scoredOf = (shard: ShardFiles) => join(shard.dir, `${shard.name}.scored.${ending}`);
@@ -35,17 +38,24 @@ export async function stageMergedRows(
   for (const shard of shards)
     for (const path of [scoredOf(shard), rejectsOf(shard)])
       if (!existsSync(path)) throw new Error(`merge --rows: ${path} is missing`);
-  const scored = await OutputFile.create(join(outDir, `${name}.scored.${ending}`));
-  const rejects = await OutputFile.create(join(outDir, `${name}.rejects.csv`));
+  const files: OutputFile[] = [];
   try {
-    await writeScored(ending, shards.map(scoredOf), scored);
-    await writeChunks(rejects, concatenatedCsv(shards.map(rejectsOf)));
-    return [scored, rejects];
+    const scored = await OutputFile.create(join(outDir, `${name}.scored.${ending}`));
+    files.push(scored);
+    const rejects = await OutputFile.create(join(outDir, `${name}.rejects.csv`));
+    files.push(rejects);
+    await writeScored(ending, shards.map(scoredOf), scored, stop);
+    await writeChunks(rejects, concatenatedCsv(shards.map(rejectsOf)), stop);
+    return files;
   } catch (error) {
-    await scored.discard();
-    await rejects.discard();
+    await discardAll(files);
     throw error;
   }
+}
+
+/** Removes the temporary files of a merge that will not be published. */
+export async function discardAll(files: readonly OutputFile[]): Promise<void> {
+  for (const file of files) await file.discard();
 }
 
 function scoredEndingOf(shard: ShardFiles): ScoredEnding {
@@ -58,20 +68,36 @@ function scoredEndingOf(shard: ShardFiles): ScoredEnding {
   return ending;
 }
 
-async function writeScored(ending: ScoredEnding, paths: string[], file: OutputFile): Promise<void> {
-  if (ending === 'arrow') return writeChunks(file, concatenatedArrow(paths));
-  if (ending === 'csv') return writeChunks(file, concatenatedCsv(paths));
+async function writeScored(
+  ending: ScoredEnding,
+  paths: string[],
+  file: OutputFile,
+  stop: AbortSignal | undefined,
+): Promise<void> {
+  if (ending === 'arrow') return writeChunks(file, concatenatedArrow(paths), stop);
+  if (ending === 'csv') return writeChunks(file, concatenatedCsv(paths), stop);
   const gzip = createGzip();
   const written = writeChunks(file, gzip);
-  for await (const chunk of concatenatedCsv(paths, true)) if (!gzip.write(chunk)) await once(gzip);
+  for await (const chunk of concatenatedCsv(paths, true)) {
+    stop?.throwIfAborted();
+    if (!gzip.write(chunk)) await once(gzip);
+  }
   gzip.end();
   await written;
 }
 
 const once = (stream: NodeJS.WritableStream) => new Promise((resolve) => stream.once('drain', resolve));
 
-async function writeChunks(file: OutputFile, chunks: AsyncIterable<Uint8Array>): Promise<void> {
-  for await (const chunk of chunks) await file.write(chunk as Buffer);
+/** Writes the chunks to the file; a stop signal (SIGTERM, SIGINT) ends it between two chunks. */
+async function writeChunks(
+  file: OutputFile,
+  chunks: AsyncIterable<Uint8Array>,
+  stop?: AbortSignal,
+): Promise<void> {
+  for await (const chunk of chunks) {
+    stop?.throwIfAborted();
+    await file.write(chunk as Buffer);
+  }
 }
 
 /** The CSV files' bytes, the first whole, the others without their header, which must be the first's. */
@@ -114,31 +140,58 @@ function headerEnd(bytes: Buffer): number {
   return -1;
 }
 
-/** One Arrow IPC file of the files' record batches, in order. */
+/**
+ * One Arrow IPC file of the files' record batches, in order. A failure closes the writer, so that the
+ * bytes it queued drain and the failure reaches the caller (which discards the temporary files) rather
+ * than ending the process as an unhandled rejection.
+ */
 async function* concatenatedArrow(paths: string[]): AsyncIterable<Uint8Array> {
-  const { RecordBatchFileWriter, RecordBatchReader } = await import('../../../src/vendor/apache-arrow.js');
+  const { RecordBatchFileWriter } = await import('../../../src/vendor/apache-arrow.js');
   const writer = new RecordBatchFileWriter();
   const chunks = writer[Symbol.asyncIterator]();
-  const filled = (async () => {
-    let schema: Parameters<typeof writer.reset>[1];
-    let wrote = false;
-    for (const path of paths) {
-      const handle = await open(path, 'r');
-      try {
-        const reader = await RecordBatchReader.from(handle);
-        await reader.open();
-        schema ??= reader.schema;
-        for await (const batch of reader) {
-          writer.write(batch);
-          wrote = true;
-        }
-      } finally {
-        await handle.close();
-      }
-    }
-    if (!wrote) writer.reset(undefined, schema);
-    writer.finish();
-  })();
+  let failure: unknown;
+  const filled = writeArrowFiles(writer, paths).catch((error: unknown) => {
+    failure = error;
+    writer.close();
+  });
   for (let next = await chunks.next(); !next.done; next = await chunks.next()) yield next.value;
   await filled;
+  if (failure !== undefined) throw failure;
+}
+
+/**
+ * Writes the files' batches, which must have the first file's columns, each dictionary column's
+ * dictionaries unified across the files (jobs/batch/score/arrow-dictionary.ts): every shard's file holds
+ * a dictionary of its own, and the Arrow file format allows one per column. Failures name the file.
+ */
+async function writeArrowFiles(writer: RecordBatchFileWriter, paths: string[]): Promise<void> {
+  const { RecordBatchReader, util } = await import('../../../src/vendor/apache-arrow.js');
+  const { BatchDictionaries } = await import('../score/arrow-dictionary.js');
+  let first: { schema: Schema; dictionaries: BatchDictionaries } | undefined;
+  let wrote = false;
+  for (const path of paths) {
+    const handle = await open(path, 'r');
+    try {
+      const reader = await RecordBatchReader.from(handle)
+        .then((opened) => opened.open())
+        .catch((error: unknown) => {
+          throw new Error(
+            `not a readable Arrow IPC file (${error instanceof Error ? error.message : error})`,
+          );
+        });
+      first ??= { schema: reader.schema, dictionaries: new BatchDictionaries(reader.schema) };
+      if (!util.compareSchemas(first.schema, reader.schema))
+        throw new Error("it has other columns than the first shard's file");
+      for await (const batch of reader) {
+        writer.write(first.dictionaries.unify(batch));
+        wrote = true;
+      }
+    } catch (error) {
+      throw new Error(`merge --rows: ${path}: ${error instanceof Error ? error.message : error}`);
+    } finally {
+      await handle.close();
+    }
+  }
+  if (!wrote) writer.reset(undefined, first?.schema);
+  writer.finish();
 }

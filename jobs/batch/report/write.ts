@@ -42,6 +42,9 @@ export async function stageSummaryAndReport(
     reportPath: join(outDir, reportFileName(name)),
   };
   const report = await stageFile(paths.reportPath, renderReport(summary));
-  const summaryFile = await stageFile(paths.summaryPath, summaryChunks(summary));
+  const summaryFile = await stageFile(paths.summaryPath, summaryChunks(summary)).catch(async (error) => {
+    await report.discard();
+    throw error;
+  });
   return { paths, files: [report, summaryFile] };
 }

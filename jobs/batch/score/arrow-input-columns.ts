@@ -64,7 +64,9 @@ export function inputColumnData(
 ): Data {
   if (column.how === 'passthrough') {
     const vector = source.arrow!.getChildAt(c)!;
-    return rows.length === source.length ? vector.data[0]! : takeRows(vector, rows);
+    // A view column's rows are always taken: a slice of a batch still holds the whole batch's bytes.
+    const whole = rows.length === source.length && vector.data[0]!.variadicBuffers.length === 0;
+    return whole ? vector.data[0]! : takeRows(vector, rows);
   }
   const read = cellReader(source, c);
   if (column.how === 'text') {

@@ -25,6 +25,10 @@ function takeData(data: Data, rows: Int32Array): Data {
   const n = rows.length;
   const make = (buffers: Parameters<typeof buffersOf>[0], children: Data[] = []) =>
     new Data(type, 0, n, nullCount, buffersOf(buffers, nullBitmap), children, data.dictionary);
+  if (DataType.isUtf8View(type) || DataType.isBinaryView(type)) {
+    const { views, bytes } = takeViews(data, rows);
+    return new Data(type, 0, n, nullCount, buffersOf({ values: views }, nullBitmap), [], undefined, [bytes]);
+  }
   if (data.variadicBuffers.length > 0)
     throw new Error(`Arrow output cannot yet keep a ${type} column for a batch with rejects or shards`);
   if (DataType.isNull(type)) return new Data(type, 0, n, n);
@@ -149,4 +153,41 @@ function takeUnion(
   });
   const children = data.children.map((child, c) => takeData(child, Int32Array.from(childRows[c]!)));
   return make({ offsets, typeIds }, children);
+}
+
+/** Bytes of a view (Utf8View, BinaryView) and, up to this many, held in the view itself. */
+const VIEW_BYTES = 16;
+const INLINE_BYTES = 12;
+
+/**
+ * The taken rows' views, those of values longer than INLINE_BYTES pointing into one new buffer that
+ * holds their bytes alone (not the source's buffers whole, which may hold a whole batch's text). A view:
+ * int32 length, then the bytes inline, or a 4-byte prefix, int32 buffer index and int32 offset.
+ */
+function takeViews(data: Data, rows: Int32Array): { views: Uint8Array; bytes: Uint8Array } {
+  const source = data.values as Uint8Array;
+  const sourceView = new DataView(source.buffer, source.byteOffset, source.byteLength);
+  const views = new Uint8Array(rows.length * VIEW_BYTES);
+  const viewOf = new DataView(views.buffer);
+  let total = 0;
+  for (const row of rows) {
+    const length = sourceView.getInt32(row * VIEW_BYTES, true);
+    if (length > INLINE_BYTES && data.getValid(row)) total += length;
+  }
+  const bytes = new Uint8Array(total);
+  let at = 0;
+  rows.forEach((row, i) => {
+    // A null's view is left zero: its content means nothing.
+    if (!data.getValid(row)) return;
+    views.set(source.subarray(row * VIEW_BYTES, (row + 1) * VIEW_BYTES), i * VIEW_BYTES);
+    const length = sourceView.getInt32(row * VIEW_BYTES, true);
+    if (length <= INLINE_BYTES) return;
+    const buffer = data.variadicBuffers[sourceView.getInt32(row * VIEW_BYTES + 8, true)]!;
+    const offset = sourceView.getInt32(row * VIEW_BYTES + 12, true);
+    bytes.set(buffer.subarray(offset, offset + length), at);
+    viewOf.setInt32(i * VIEW_BYTES + 8, 0, true);
+    viewOf.setInt32(i * VIEW_BYTES + 12, at, true);
+    at += length;
+  });
+  return { views, bytes };
 }

@@ -3,10 +3,13 @@
  * by the local scorer (main thread or worker thread) and the remote scorer.
  */
 import type { ErrorItem } from '../../../src/contract/schemas.js';
+import { withEstimatedTakeHome } from '../../../src/engine/take-home.js';
 import { type CellGrid, cellAt } from '../io/input-source.js';
 import { type RowLoan, readLoan } from '../io/loan-columns.js';
-import { buildRequest, rowErrors } from '../io/row-request.js';
+import { buildRequest, type RowRequest, rowErrors } from '../io/row-request.js';
 import type { OutputLayout } from './layout.js';
+import { withTakeHomeOption } from './take-home-rows.js';
+import { withPrefixZip, zip3Of } from './zip3.js';
 
 export interface WorkBatch {
   /** Position of the batch in the input; output is written in this order. */
@@ -40,7 +43,18 @@ export function prepareRow(layout: OutputLayout, cells: CellGrid, index: number)
   const request = buildRequest(layout.plan, (column) => cellAt(cells, index, column));
   return request.errors.length === 0
     ? { ok: true, body: request.body }
-    : { ok: false, errors: rowErrors(request) };
+    : { ok: false, errors: rowErrors(request, asScored) };
+}
+
+/**
+ * A row's body as the scorers check it, so that a bad cell's row lists only what is wrong with it: its
+ * take-home estimated when it gives gross income alone, a ZIP3 replaced by a 5-digit ZIP of its prefix.
+ */
+function asScored(body: RowRequest['body']): unknown {
+  const estimated = withEstimatedTakeHome(withTakeHomeOption(body));
+  const scored = (estimated.ok ? estimated.body : body) as RowRequest['body'];
+  const prefix = zip3Of(scored.demographics.zip);
+  return prefix === undefined ? scored : withPrefixZip(scored, prefix);
 }
 
 export type { RowLoan } from '../io/loan-columns.js';

@@ -20,6 +20,10 @@ const withZip = (body: { demographics: Record<string, unknown> }, zip: string) =
   demographics: { ...body.demographics, zip },
 });
 
+/** The body with a 5-digit ZIP of `prefix` in place of its ZIP3, for the contract's check of the rest. */
+export const withPrefixZip = (body: { demographics: Record<string, unknown> }, prefix: string) =>
+  withZip(body, `${prefix}00`);
+
 /**
  * A ZIP3 row's request: the body checked by the contract with a 5-digit ZIP of the prefix in place of
  * its own (every other field as strictly as any row's), then carrying the prefix, which the engine
@@ -28,7 +32,7 @@ const withZip = (body: { demographics: Record<string, unknown> }, zip: string) =
 export function zip3Request(body: { demographics: Record<string, unknown> }): ValidRequest | undefined {
   const prefix = zip3Of(body.demographics.zip);
   if (prefix === undefined) return undefined;
-  const checked = checkRequest(withZip(body, `${prefix}00`));
+  const checked = checkRequest(withPrefixZip(body, prefix));
   return checked === undefined ? undefined : (withZip(checked, prefix) as ValidRequest);
 }
 

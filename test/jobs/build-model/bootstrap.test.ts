@@ -7,7 +7,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { aucDifference, quantile } from '../../../jobs/build-model/bootstrap.js';
+import { aucDifference, bootstrapIntervals, quantile } from '../../../jobs/build-model/bootstrap.js';
+import { separation } from '../../../jobs/build-model/separation.js';
 import { Random } from '../../../src/sample/random.js';
 
 interface Case {
@@ -19,6 +20,13 @@ interface Case {
   clusters: string[];
   replicates: number;
   seed: number;
+  estimate: number;
+  low: number;
+  high: number;
+  auc_a: Interval;
+  auc_b: Interval;
+}
+interface Interval {
   estimate: number;
   low: number;
   high: number;
@@ -42,6 +50,28 @@ describe('aucDifference', () => {
       expect(result.estimate).toBeCloseTo(c.estimate, 12);
       expect(result.low).toBeCloseTo(c.low, 12);
       expect(result.high).toBeCloseTo(c.high, 12);
+    });
+  }
+
+  for (const c of reference.bootstrap) {
+    it(`bootstrapIntervals: ${c.name}, each score's AUC and their difference from the same resamples, gives the reference intervals`, () => {
+      const outcomes = c.outcomes.map((y) => y === 1);
+      const statistics = (w: ArrayLike<number>) => {
+        const a = separation(c.a, outcomes, w).auc;
+        const b = separation(c.b, outcomes, w).auc;
+        return [a, b, a - b];
+      };
+      const intervals = bootstrapIntervals(c, statistics, {
+        replicates: c.replicates,
+        seed: c.seed,
+        level: 0.95,
+      });
+      const expected = [c.auc_a, c.auc_b, { estimate: c.estimate, low: c.low, high: c.high }];
+      intervals.forEach((interval, j) => {
+        expect(interval.estimate).toBeCloseTo(expected[j]!.estimate, 12);
+        expect(interval.low).toBeCloseTo(expected[j]!.low, 12);
+        expect(interval.high).toBeCloseTo(expected[j]!.high, 12);
+      });
     });
   }
 

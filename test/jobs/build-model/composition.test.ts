@@ -7,7 +7,7 @@ import { fitCompositionLogits, householdTypeIndex } from '../../../jobs/build-mo
 import type { Household } from '../../../jobs/build-model/extract-households.js';
 import { HOUSEHOLD_TYPES } from '../../../src/contract/schemas.js';
 import type { ModelArtifact } from '../../../src/model/artifact.js';
-import { compositionWeigher } from '../../../src/model/composition.js';
+import { CompositionWeigher } from '../../../src/model/composition.js';
 
 const household = (n: number, famType: number, members: number): Household => ({
   newid: String(n),
@@ -58,7 +58,7 @@ describe('build-model household type', () => {
       sizeMax: 8,
       incomeGrid: { uMin: Math.log(1_000), uStep: 0.1, points: 60 },
     } as unknown as ModelArtifact;
-    const factors = compositionWeigher(artifact);
+    const factors = new CompositionWeigher(artifact);
     factors.weigh({ net_annual_income: 40_000 }, Math.log(40_000));
     const mixed = factors.weights.reduce((sum, weight, type) => sum + weight * factors.factors[type]!, 0);
     expect(mixed).toBeCloseTo((shares[0]! + 10 * shares[1]! + 100 * shares[2]!) / total, 6);

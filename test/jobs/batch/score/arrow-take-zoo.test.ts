@@ -1,14 +1,14 @@
-/** takeRows over every Arrow type (nested ones included), sliced like the source cuts batches. */
+/** takeRows over every Arrow type (nested and view ones included), sliced like the source cuts batches. */
 import { type RecordBatch, Table, tableFromIPC, tableToIPC, Vector } from 'apache-arrow';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { takeRows } from '../../../../jobs/batch/score/arrow-take.js';
-import { cellJson, zooTable } from './arrow-zoo.js';
+import { cellJson, viewColumns, zooTable } from './arrow-zoo.js';
 
 const ROWS = 24;
 
 describe('takeRows over the Arrow type zoo', () => {
-  const batch = zooTable(ROWS).batches[0]!;
+  const batch = zooTable(ROWS, viewColumns(ROWS)).batches[0]!;
 
   it('schema: the zoo covers every type it names', () => {
     expect(batch.schema.fields.map((f) => String(f.type))).toMatchSnapshot();

@@ -214,6 +214,7 @@ describe('outlay score with gross income only and ZIP3-only rows', () => {
     '86001,60000,2,50000',
     '000xx,60000,2,',
     '86001,,2,',
+    '860xx,60000,two,',
   ];
   const write = async () => {
     const path = join(dir, 'gross.csv');
@@ -224,7 +225,7 @@ describe('outlay score with gross income only and ZIP3-only rows', () => {
     return path;
   };
 
-  it('locally: a gross-only row scores flagged TAKE_HOME_ESTIMATED; 860xx and 860 score at geo_level zip3 in AZ; an unassigned prefix and a row with neither income are rejected naming the field', async () => {
+  it('locally: a gross-only row scores flagged TAKE_HOME_ESTIMATED; 860xx and 860 score at geo_level zip3 in AZ; an unassigned prefix and a row with neither income are rejected naming the field; a gross-only ZIP3 row with one bad cell names that cell alone', async () => {
     const input = await write();
     const run = await runOutlay([
       'score',
@@ -248,6 +249,8 @@ describe('outlay score with gross income only and ZIP3-only rows', () => {
     expect(rejects.map((row) => row.reject_reason)).toEqual([
       '/demographics/zip 000 is not a 3-digit ZIP prefix USPS assigns',
       expect.stringContaining('/demographics/net_annual_income is required'),
+      // Not also "net_annual_income is required" or a 5-digit ZIP's form: the row is checked as scored.
+      expect.stringMatching(/^\/demographics\/household_members must be a number written with digits[^;]*$/),
     ]);
     expect(files.summary.expense_flags.TAKE_HOME_ESTIMATED).toBe(3);
   }, 120_000);

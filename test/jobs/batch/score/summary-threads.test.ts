@@ -10,6 +10,9 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli, scoreArgs, tempDir, writeTestArtifact } from './helpers.js';
 
+/** 120 batches of 50 rows: enough for both workers and the main thread to take a share. */
+const ROWS = 6_000;
+
 let dir: string;
 let model: string;
 let input: string;
@@ -18,7 +21,7 @@ beforeAll(async () => {
   dir = await tempDir('summary-threads');
   model = await writeTestArtifact(dir);
   input = join(dir, 'households.arrow');
-  const sample = await runCli(['sample', '--rows', '20000', '--bad-rows', '12', '--out', input]);
+  const sample = await runCli(['sample', '--rows', String(ROWS), '--bad-rows', '12', '--out', input]);
   expect(sample.code).toBe(0);
 });
 
@@ -41,7 +44,7 @@ async function summaryAndReport(format: string, workers: string) {
       '--workers',
       workers,
       '--batch-rows',
-      '200',
+      '50',
       '--group-by',
       'household_members',
     ),
@@ -59,7 +62,7 @@ describe('outlay score summary (CLI)', () => {
       const alone = await summaryAndReport(format, '0');
       const threads = await summaryAndReport(format, '2');
       const { counts } = JSON.parse(threads.summary);
-      expect(counts.rows_in).toBe(20_000);
+      expect(counts.rows_in).toBe(ROWS);
       expect(counts.rows_rejected).toBeGreaterThan(0);
       expect(threads.summary).toBe(alone.summary);
       expect(threads.report).toBe(alone.report);

@@ -15,7 +15,7 @@ Inputs are synthetic, drawn from numpy's seeded generator, and stored with the v
   Everything else is computed here another way: each replicate's multiplicity of every row (count of draws
   of its unit) times its weight, the weighted AUC of each score over every (with, without) pair by numpy
   broadcasting (ties count 1/2), their difference, and the 2.5 % and 97.5 % points by numpy.percentile
-  (linear interpolation, the default).
+  (linear interpolation, the default); from the same replicates, each score's own AUC and its interval.
 """
 
 import json
@@ -83,13 +83,15 @@ def bootstrap_case(units, replicates, seed):
     labels = [f"cu{c}" for c in clusters]
     order = list(dict.fromkeys(labels))  # units numbered in order of first appearance, as the TypeScript
     draw = Sfc32(seed, 0)
-    diffs = []
+    diffs, aucs_a, aucs_b = [], [], []
     for _ in range(replicates):
         counts = np.zeros(len(order))
         for _ in range(len(order)):
             counts[draw.integer(0, len(order) - 1)] += 1
         m = counts[[order.index(label) for label in labels]] * w
-        diffs.append(pairwise_auc(a, y, m) - pairwise_auc(b, y, m))
+        aucs_a.append(pairwise_auc(a, y, m))
+        aucs_b.append(pairwise_auc(b, y, m))
+        diffs.append(aucs_a[-1] - aucs_b[-1])
     low, high = np.percentile(diffs, [2.5, 97.5])
     return {
         "name": f"{n} rows in {units} units, {replicates} replicates, seed {seed}",
@@ -103,7 +105,15 @@ def bootstrap_case(units, replicates, seed):
         "estimate": pairwise_auc(a, y, w) - pairwise_auc(b, y, w),
         "low": float(low),
         "high": float(high),
+        # Each score's own AUC with its interval, from the same replicates (bootstrapIntervals).
+        "auc_a": interval(pairwise_auc(a, y, w), aucs_a),
+        "auc_b": interval(pairwise_auc(b, y, w), aucs_b),
     }
+
+
+def interval(estimate, replicates):
+    low, high = np.percentile(replicates, [2.5, 97.5])
+    return {"estimate": estimate, "low": float(low), "high": float(high)}
 
 
 json.dump(
