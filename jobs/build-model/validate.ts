@@ -112,11 +112,8 @@ function validationSections(options: ValidateOptions): Record<string, () => stri
       givesHouseholdType,
     );
   const allDimensions = Object.keys(CUT_NAMES) as CutDimension[];
-  // The build's own fit, refitted here (the artifact keeps only the factors the estimates give).
   const logStatePrice = statePriceLookup(source, options.geoDir, households);
-  const fitted = once(() => fitModel(households, logStatePrice));
-  const base = once(() => SPENDING.map((category) => recordMeans(fitted(), households, category)));
-  const heldOut = once(() => heldOutFit(households, logStatePrice));
+  const { fitted, base, heldOut } = refits(households, logStatePrice);
   return {
     'build-notes': () => notes.map((note) => `- ${note}`).join('\n'),
     'bls-2014': () => blsMeansTable(source, options.ceDir, households),
@@ -145,8 +142,8 @@ function validationSections(options: ValidateOptions): Record<string, () => stri
       ruralSection({
         ...{ households, base: base(), fitted: fitted(), heldOut: heldOut(), model },
         ...{ resolver: options.resolver, zipsFile: zipsFileOf(options.dataDir), area: targets('area') },
-        ...{ published: publishedSpendingRatio(source, options.ceDir), population: population() },
-        predictions: predictions(true),
+        ...{ published: publishedSpendingRatio(source, options.ceDir), predictions: predictions(true) },
+        population: population(),
       }),
     'survey-bias': () => surveyBiasTable(model, households, scale, rpp2023, stateCodes),
     ranking: () =>
@@ -154,6 +151,16 @@ function validationSections(options: ValidateOptions): Record<string, () => stri
     lendingclub: () => lendingClubTable(scoreLendingClub(join(options.ceDir, '..', 'lendingclub'))),
     'benchmark-standards': () => benchmarkStandardsTable(shippedEngine(model, options.resolver)),
   };
+}
+
+/**
+ * The build's own fit, refitted here (the artifact keeps only the factors the estimates give), its fitted
+ * means, and the fit on the training CUs the hold-out checks use; each computed on first use.
+ */
+function refits(households: readonly Household[], logStatePrice: LogStatePrice) {
+  const fitted = once(() => fitModel(households, logStatePrice));
+  const base = once(() => SPENDING.map((category) => recordMeans(fitted(), households, category)));
+  return { fitted, base, heldOut: once(() => heldOutFit(households, logStatePrice)) };
 }
 
 /** The shipped engine's benchmarks: the shipped model, geography and public floors (src/runtime/load-engine.ts). */
