@@ -50,6 +50,7 @@ import {
   TARGET_YEAR,
 } from './published.js';
 import { calibrationPopulation } from './reweight.js';
+import { estimateRuralEffects, type RuralEffects } from './rural-effects.js';
 import { holdTotalsRisingInSize, SIZE_TABLE_MAX, sizeTable } from './size.js';
 import { SourceReader } from './sources.js';
 import {
@@ -140,6 +141,8 @@ export function fitArtifact(
   const stateFactor = stateFactorTable(stateEffects);
   const metroSizeEffects = estimateMetroSizeEffects(households, base);
   const metroSizeFactor = metroSizeFactorTable(metroSizeEffects);
+  const ruralEffects = estimateRuralEffects(households, fitted, base);
+  const rural = ruralEffects.categories.map((e) => e.factor);
   const incomeScale = incomeScaleToPriceYear(source, options.ceDir, options.cpiDir);
   const relatives = categoryPriceRelatives(source, options.cpiDir);
   const rpp2023 = readStateRpp(source, options.geoDir, TARGET_YEAR);
@@ -147,10 +150,11 @@ export function fitArtifact(
   const population = calibrationPopulation(source, options.ceDir, households);
   // Stage 1 rakes the fitted household means; the artifact then differs from them (tenure mix by logit,
   // monotonicity guard, 2023 prices), so each further round rakes what the artifact itself predicts.
-  const levelled = harmonizeLevels(population, SPENDING, targets, base);
-  let calibration = calibrate(population, u, base, SPENDING, levelled);
+  const shrunkBase = withRuralFactors(base, households, ruralEffects);
+  const levelled = harmonizeLevels(population, SPENDING, targets, shrunkBase);
+  let calibration = calibrate(population, u, shrunkBase, SPENDING, levelled);
   const build = (c: Calibration): ReturnType<typeof tables> => ({
-    ...tables(fitted, c, population, u, Math.log(incomeScale), relatives, dips),
+    ...tables(fitted, c, rural, population, u, Math.log(incomeScale), relatives, dips),
     stateFactor,
     metroSizeFactor,
   });
@@ -179,7 +183,7 @@ export function fitArtifact(
       build: {
         command: options.command,
         sources: source.list(),
-        notes: buildNotes(fitted, stateEffects, metroSizeEffects, incomeScale),
+        notes: buildNotes(fitted, { stateEffects, metroSizeEffects, ruralEffects }, incomeScale),
       },
     },
     targets,
@@ -189,10 +193,14 @@ export function fitArtifact(
 /** The artifact's build notes: what was fitted, the price and state estimates, the income axis. */
 function buildNotes(
   fitted: FittedModel,
-  stateEffects: readonly CategoryStateEffects[],
-  metroSizeEffects: readonly CategoryMetroSizeEffects[],
+  effects: {
+    readonly stateEffects: readonly CategoryStateEffects[];
+    readonly metroSizeEffects: readonly CategoryMetroSizeEffects[];
+    readonly ruralEffects: RuralEffects;
+  },
   incomeScale: number,
 ): string[] {
+  const { stateEffects, metroSizeEffects, ruralEffects } = effects;
   return [
     `Fitted on CE Interview ${SURVEY_YEAR} microdata (FMLI/MTBI), calibrated to ${TARGET_YEAR} published means, in ${PRICE_YEAR} dollars (CPI-U category relatives).`,
     `Price elasticities (pooled per RPP component, state variation within Census regions, robust SE): ${[
@@ -208,11 +216,30 @@ function buildNotes(
     `State effects (observed / fitted spending per state, shrunk toward the Census region by DerSimonian–Laird; states CE suppresses keep the region level): between-state SD ${stateEffects
       .map((e) => `${e.category} ${e.tau.toFixed(3)}`)
       .join(', ')}.`,
-    `Metro-size effects (urban households, observed / fitted per CE POPSIZE class 1…5, shrunk toward 1; against the expected direction held at 1): shipped factors ${metroSizeEffects
+    `Metro-size effects (urban households, observed / fitted per CE POPSIZE class 1…5 and category, shrunk toward 1; transport against its expected direction held at 1): shipped factors other than 1 ${metroSizeEffects
+      .filter((e) => e.classes.some((k) => k.factor !== 1))
       .map((e) => `${e.category} ${e.classes.map((k) => k.factor.toFixed(3)).join('/')}`)
+      .join(', ')}.`,
+    `Rural effects (rural / urban spending at fixed take-home, age, size, tenure, region and state prices; ln ratio shrunk toward 0 by the between-category SD ${ruralEffects.tau.toFixed(3)}, held within its 95 % interval): total ${ruralEffects.total.raw.toFixed(3)} (95 % ${ruralEffects.total.low.toFixed(3)}–${ruralEffects.total.high.toFixed(3)}); shipped factors ${ruralEffects.categories
+      .map((e) => `${e.category} ${e.factor.toFixed(3)}`)
       .join(', ')}.`,
     `Income axis: take-home (after-tax income minus pensions and Social Security) in ${PRICE_YEAR} dollars; ${SURVEY_YEAR} incomes × ${round(incomeScale)} (all-CU income after taxes ${TARGET_YEAR}/${SURVEY_YEAR} × CPI-U ${PRICE_YEAR}/${TARGET_YEAR}).`,
   ];
+}
+
+/**
+ * The fitted means with each rural household's fitted rural contrast replaced by the shipped one (factor /
+ * raw ratio), so the calibration starts from the rural factors the artifact carries.
+ */
+function withRuralFactors(
+  base: readonly Float64Array[],
+  households: readonly Household[],
+  rural: RuralEffects,
+): Float64Array[] {
+  return base.map((means, c) => {
+    const { factor, raw } = rural.categories[c]!;
+    return means.map((m, i) => (households[i]!.urban ? m : (m * factor) / raw));
+  });
 }
 
 /**
@@ -314,6 +341,8 @@ function incomeDips(income: CutTargets): Map<SpendingCategory, number> {
 function tables(
   fitted: FittedModel,
   calibration: Calibration,
+  /** Per category: the rural factor (rural-effects.ts), relative to urban. */
+  rural: readonly number[],
   households: readonly Household[],
   u14: Float64Array,
   logScale: number,
@@ -340,7 +369,7 @@ function tables(
     size,
   );
   const { ownerByIncome, mortgageByIncome } = tenureByIncome(likeThisOne, households);
-  const { region, area } = regionAndArea(fitted, calibration, households, likeThisOne.live);
+  const { region, area } = regionAndArea(fitted, calibration, rural, households, likeThisOne.live);
   if (region.length !== n * REGION_SLOTS.length || area.length !== n * AREA_SLOTS.length)
     throw new Error('slots');
 
@@ -610,10 +639,14 @@ function tenureByIncome(
   return { ownerByIncome, mortgageByIncome };
 }
 
-/** Region and area factors per category, each followed by its population-weighted mean (the unknown slot). */
+/**
+ * Region and area factors per category, each followed by its population-weighted mean (the unknown slot).
+ * Urban is the fit's urban term; rural is urban times the shrunk rural factor (the area table is not raked).
+ */
 function regionAndArea(
   fitted: FittedModel,
   calibration: Calibration,
+  rural: readonly number[],
   households: readonly Household[],
   live: readonly number[],
 ): { region: number[]; area: number[] } {
@@ -633,10 +666,8 @@ function regionAndArea(
     return [...factors, factors.reduce((s, f, r) => s + f * regionShare[r]!, 0)];
   });
   const area = SPENDING.flatMap((_, c) => {
-    const factors = [
-      calibration.area[c]![0]!,
-      Math.exp(fitted.beta[c]![COLUMNS.urban]!) * calibration.area[c]![1]!,
-    ];
+    const urban = Math.exp(fitted.beta[c]![COLUMNS.urban]!);
+    const factors = [rural[c]! * urban, urban];
     return [...factors, factors[0]! * areaShare[0]! + factors[1]! * areaShare[1]!];
   });
   return { region, area };

@@ -1,9 +1,11 @@
 /**
  * Calibrates the fitted 2014 structure to the 2023 published margins by raking: multiplicative factors per
  * category on age and income (smooth: piecewise linear in log-factor between cut centres, flat beyond, so
- * no cliff at a bracket edge), tenure, region, area type and composition (the household type the profile
+ * no cliff at a bracket edge), tenure, region and composition (the household type the profile
  * gives, or the mixture over P(type | profile) when it does not: src/model/composition.ts). The model's weighted mean over the
  * calibration population (reweight.ts) in each published cut is driven to the cut's 2023 mean.
+ * The area table is not raked: its rural cut (2020 Census definition) is not the microdata's rural
+ * (rural-effects.ts); the rural contrast is the microdata's, shrunk, and the area table a check.
  *
  * A smooth factor spills over into neighbouring cuts (and income cuts are pre-tax quintiles while the
  * factor lives on take-home income), so a plain "multiply by target/model" update oscillates; each smooth
@@ -255,10 +257,9 @@ export interface Calibration {
   readonly ageLog: Float64Array[];
   readonly incomeLog: Float64Array[];
   readonly incomeKnots: number[];
-  /** Per category: factor for renter, owner; per region 1…4; rural, urban; per HOUSEHOLD_TYPES. */
+  /** Per category: factor for renter, owner; per region 1…4; per HOUSEHOLD_TYPES. */
   readonly tenure: Float64Array[];
   readonly region: Float64Array[];
-  readonly area: Float64Array[];
   readonly composition: Float64Array[];
 }
 
@@ -266,7 +267,9 @@ export interface Calibration {
 const SWEEPS = 50;
 const CONVERGED = 1e-7;
 
-const DIMENSIONS: readonly CutDimension[] = ['age', 'income', 'tenure', 'region', 'area', 'composition'];
+/** The raked dimensions (not area: see the module comment). */
+type RakedDimension = Exclude<CutDimension, 'area'>;
+const DIMENSIONS: readonly RakedDimension[] = ['age', 'income', 'tenure', 'region', 'composition'];
 
 /** Weights of the piecewise-linear hat functions at x (flat outside the knots); sums to 1. */
 export function hatWeights(xs: readonly number[], x: number, out: Float64Array): void {
@@ -310,7 +313,6 @@ export function calibrate(
     incomeKnots,
     tenure: [],
     region: [],
-    area: [],
     composition: [],
   };
   const mu = new Float64Array(n);
@@ -321,7 +323,6 @@ export function calibrate(
     result.incomeLog.push(logs.income);
     result.tenure.push(logs.tenure.map(Math.exp));
     result.region.push(logs.region.map(Math.exp));
-    result.area.push(logs.area.map(Math.exp));
     result.composition.push(logs.composition.map(Math.exp));
   }
   return result;
@@ -345,8 +346,8 @@ interface RakingFrame {
   readonly incomeBracket: KnotBracket;
 }
 
-/** One category's log-factors per dimension (knot values for age and income, cut values for the others). */
-type LogFactors = Record<CutDimension, Float64Array>;
+/** One category's log-factors per raked dimension (knot values for age and income, cut values for the others). */
+type LogFactors = Record<RakedDimension, Float64Array>;
 
 /** Every household sits between two knots of each smooth dimension: lower knot index and weight on it. */
 function knotBrackets(knots: readonly number[], n: number, x: (i: number) => number): KnotBracket {
@@ -381,7 +382,6 @@ function rakeCategory(
     income: new Float64Array(frame.incomeKnots.length),
     tenure: new Float64Array(2),
     region: new Float64Array(4),
-    area: new Float64Array(2),
     composition: new Float64Array(CUT_NAMES.composition.length),
   };
   for (let sweep = 0, change = 1; sweep < SWEEPS && change > CONVERGED; sweep++) {
@@ -397,8 +397,7 @@ function rakeCategory(
 /** μ = base × exp(sum of the household's log-factors), for every household with weight. */
 function modelMeans(frame: RakingFrame, logs: LogFactors, base: Float64Array, mu: Float64Array): void {
   const { n, w, ageBracket, incomeBracket } = frame;
-  const [, , tenureCut, regionCut, areaCut, compositionCut] = frame.member as [
-    Int32Array,
+  const [, , tenureCut, regionCut, compositionCut] = frame.member as [
     Int32Array,
     Int32Array,
     Int32Array,
@@ -413,7 +412,7 @@ function modelMeans(frame: RakingFrame, logs: LogFactors, base: Float64Array, mu
     const fb = incomeBracket.lower[i]!;
     let log =
       fa * logs.age[a]! + (1 - fa) * logs.age[a + 1]! + fb * logs.income[b]! + (1 - fb) * logs.income[b + 1]!;
-    log += logs.tenure[tenureCut[i]!]! + logs.area[areaCut[i]!]! + logs.composition[compositionCut[i]!]!;
+    log += logs.tenure[tenureCut[i]!]! + logs.composition[compositionCut[i]!]!;
     if (regionCut[i]! >= 0) log += logs.region[regionCut[i]!]!;
     mu[i] = base[i]! * Math.exp(log);
   }
@@ -505,11 +504,11 @@ function newtonStep(
 }
 
 /**
- * The level is shared by all six dimensions; park it in the age factors (a constant added to every knot is a
+ * The level is shared by all five raked dimensions; park it in the age factors (a constant added to every knot is a
  * constant factor, since the hat weights sum to one) so the others read as relative effects.
  */
 function parkLevelInAge(logs: LogFactors): void {
-  for (const dim of ['income', 'tenure', 'region', 'area', 'composition'] as const) {
+  for (const dim of ['income', 'tenure', 'region', 'composition'] as const) {
     const values = logs[dim];
     const mean = values.reduce((a, b) => a + b, 0) / values.length;
     for (let j = 0; j < values.length; j++) values[j]! -= mean;
@@ -527,7 +526,6 @@ export function combine(a: Calibration, b: Calibration): Calibration {
     incomeKnots: a.incomeKnots,
     tenure: times(a.tenure, b.tenure),
     region: times(a.region, b.region),
-    area: times(a.area, b.area),
     composition: times(a.composition, b.composition),
   };
 }

@@ -1,33 +1,49 @@
 /**
- * Metro-size effects for the transport categories, estimated on the 2014 microdata (docs/model.md,
- * "Metro size and transport"). Within urban households, per category and CE POPSIZE class: the weighted
- * ratio of what the class spent to what the fitted model (income, age, size, tenure, urban, region, state
- * price parity) predicts, with its CU-clustered standard error, shrunk toward 1 by the between-class
- * variance (the state effects' machinery, state-effects.ts). A shrunk effect against the expected
- * direction is reported and shipped as 1.
+ * Metro-size effects per category, estimated on the 2014 microdata (docs/model.md, "Metro size"). Within
+ * urban households, per category and CE POPSIZE class: the weighted ratio of what the class spent to what
+ * the fitted model (income, age, size, tenure, urban, region, state price parity) predicts, with its
+ * CU-clustered standard error, shrunk toward 1 by the between-class variance (the state effects'
+ * machinery, state-effects.ts), for transport and the goods categories (METRO_SIZE_CATEGORIES); a category
+ * whose classes do not differ beyond their sampling error has τ = 0 and factors of 1. Only the transport
+ * categories have an expected direction; a shrunk effect against it is reported and shipped as 1.
  *
  * The fitted Poisson model has an urban term, so over all urban households Σ w·y = Σ w·ŷ and the class
  * ratios average to 1: the factors move spending between classes, not the urban level (which the
- * calibration to the published area table then holds).
+ * calibration then holds).
  */
 import { METRO_SIZE_CLASSES } from '../../src/geo/metro-size.js';
 import type { SpendingCategory } from './ce-categories.js';
 import type { Household } from './extract-households.js';
-import { SPENDING } from './fit.js';
+import { PRICE_COMPONENT, SPENDING } from './fit.js';
 import { type GroupOf, groupRatios, shrunkGroupRatios } from './state-effects.js';
 
 /**
  * Transport categories and how each is expected to move as the metro grows: −1 falls (driving: denser
  * places, shorter trips, fewer cars), +1 rises (transit), 0 no expectation (insurance: fewer cars per
- * household, but dearer premiums where traffic is dense).
+ * household, but dearer premiums where traffic is dense). Stated before looking at the estimates.
  */
-export const METRO_SIZE_CATEGORIES: ReadonlyMap<SpendingCategory, -1 | 0 | 1> = new Map([
+export const TRANSPORT_DIRECTIONS: ReadonlyMap<SpendingCategory, -1 | 0 | 1> = new Map([
   ['vehicle_purchase_and_lease', -1],
   ['gasoline', -1],
   ['vehicle_maintenance_and_repairs', -1],
   ['vehicle_insurance', 0],
   ['public_and_other_transportation', 1],
 ]);
+
+/**
+ * The categories estimated, with their expected direction: transport, and the goods whose price response
+ * is held at 0 (PRICE_COMPONENT, fit.ts), 0 (none) for those. Not the housing, utilities and services
+ * categories: the fit holds state prices, so their class ratios contain the metro price premium that the
+ * engine already applies through the metro's parities (housing 0.65, services 1.06) and the state energy
+ * effects; the public microdata cannot tell a household's metro to take it out.
+ */
+export const METRO_SIZE_CATEGORIES: ReadonlyMap<SpendingCategory, -1 | 0 | 1> = new Map(
+  SPENDING.flatMap((category) =>
+    TRANSPORT_DIRECTIONS.has(category) || PRICE_COMPONENT[category] === 'goods'
+      ? [[category, TRANSPORT_DIRECTIONS.get(category) ?? 0] as const]
+      : [],
+  ),
+);
 
 export interface MetroSizeEstimate {
   /** CE POPSIZE class, 1 (more than 4 million) … 5 (less than 125 thousand). */
@@ -89,7 +105,7 @@ export function estimateMetroSizeEffects(
   });
 }
 
-/** The artifact's `metroSizeFactor`: [category][class − 1], 1 outside the transport categories. */
+/** The artifact's `metroSizeFactor`: [category][class − 1], 1 outside METRO_SIZE_CATEGORIES. */
 export function metroSizeFactorTable(effects: readonly CategoryMetroSizeEffects[]): number[] {
   return SPENDING.flatMap((category) => {
     const effect = effects.find((e) => e.category === category);

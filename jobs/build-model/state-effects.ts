@@ -134,10 +134,14 @@ export interface GroupRatio {
 export function groupRatios(
   households: readonly Household[],
   predicted: Float64Array,
-  /** The category's index in SPENDING, which is also its index in each household's spending. */
-  c: number,
+  /**
+   * The category's index in SPENDING, which is also its index in each household's spending; or what a
+   * household spent on what `predicted` predicts (a sum of categories).
+   */
+  c: number | ((h: Household) => number),
   groupOf: GroupOf,
 ): GroupRatio[] {
+  const spent = typeof c === 'number' ? (h: Household) => Math.max(0, h.spending[c]!) : c;
   const sums = new Map<string, Sums>();
   households.forEach((h, i) => {
     const group = h.weight === 0 ? undefined : groupOf(h);
@@ -149,7 +153,7 @@ export function groupRatios(
       level: group.level,
       residuals: new Map<string, number>(),
     };
-    const y = Math.max(0, h.spending[c]!);
+    const y = spent(h);
     const yHat = predicted[i]!;
     s.observed += h.weight * y;
     s.predicted += h.weight * yHat;

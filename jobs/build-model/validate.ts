@@ -24,6 +24,7 @@ import { distributionCoverageTable } from './distribution-coverage.js';
 import { HOUSEHOLDS_FILE, readStubs } from './extract-ce.js';
 import { type Household, SURVEY_YEAR } from './extract-households.js';
 import { designInputs, fitModel, SPENDING } from './fit.js';
+import { heldOutFit } from './held-out-fit.js';
 import { isHeldOut } from './hold-out.js';
 import { householdsFromCsv } from './household-csv.js';
 import { scoreLendingClub } from './lendingclub-scoring.js';
@@ -46,6 +47,7 @@ import { localPricesTable, stateEffectsTable, surveyBiasTable } from './validate
 import { lendingClubTable } from './validate-lendingclub.js';
 import { metroSizeSection } from './validate-metro-size.js';
 import { type RankingInputs, rankingTable, trainingModel } from './validate-ranking.js';
+import { publishedSpendingRatio, ruralSection, zipsFileOf } from './validate-rural.js';
 import { householdSizeTable } from './validate-size.js';
 
 export interface ValidateOptions {
@@ -110,10 +112,8 @@ function validationSections(options: ValidateOptions): Record<string, () => stri
       givesHouseholdType,
     );
   const allDimensions = Object.keys(CUT_NAMES) as CutDimension[];
-  // The build's own fit, refitted here (the artifact keeps only the factors the estimates give).
   const logStatePrice = statePriceLookup(source, options.geoDir, households);
-  const fitted = once(() => fitModel(households, logStatePrice));
-  const base = once(() => SPENDING.map((category) => recordMeans(fitted(), households, category)));
+  const { fitted, base, heldOut } = refits(households, logStatePrice);
   return {
     'build-notes': () => notes.map((note) => `- ${note}`).join('\n'),
     'bls-2014': () => blsMeansTable(source, options.ceDir, households),
@@ -137,13 +137,30 @@ function validationSections(options: ValidateOptions): Record<string, () => stri
     'local-prices': () => localPricesTable(model, options.resolver),
     'state-effects': () => stateEffectsSection(source, options.geoDir, households, stateCodes, base()),
     'metro-size': () =>
-      metroSizeSection({ households, base: base(), logStatePrice, model, resolver: options.resolver }),
+      metroSizeSection({ households, base: base(), heldOut: heldOut(), model, resolver: options.resolver }),
+    rural: () =>
+      ruralSection({
+        ...{ households, base: base(), fitted: fitted(), heldOut: heldOut(), model },
+        ...{ resolver: options.resolver, zipsFile: zipsFileOf(options.dataDir), area: targets('area') },
+        ...{ published: publishedSpendingRatio(source, options.ceDir), predictions: predictions(true) },
+        population: population(),
+      }),
     'survey-bias': () => surveyBiasTable(model, households, scale, rpp2023, stateCodes),
     ranking: () =>
       rankingSection(source, options, households, { incomeScale: scale, rpp: rpp2023, stateCodes }),
     lendingclub: () => lendingClubTable(scoreLendingClub(join(options.ceDir, '..', 'lendingclub'))),
     'benchmark-standards': () => benchmarkStandardsTable(shippedEngine(model, options.resolver)),
   };
+}
+
+/**
+ * The build's own fit, refitted here (the artifact keeps only the factors the estimates give), its fitted
+ * means, and the fit on the training CUs the hold-out checks use; each computed on first use.
+ */
+function refits(households: readonly Household[], logStatePrice: LogStatePrice) {
+  const fitted = once(() => fitModel(households, logStatePrice));
+  const base = once(() => SPENDING.map((category) => recordMeans(fitted(), households, category)));
+  return { fitted, base, heldOut: once(() => heldOutFit(households, logStatePrice)) };
 }
 
 /** The shipped engine's benchmarks: the shipped model, geography and public floors (src/runtime/load-engine.ts). */

@@ -36,12 +36,12 @@ describe('scoreDetails for the Birmingham renter', () => {
   it('default basis: the engine PSA, the index, its percentile, the debt reason and the food flag', () => {
     const details = detailsOf();
     expect(detailsSchema.Check(details)).toBe(true);
-    // Shipped model: PSA 626 − 3,600 / 12 = 326; index 80 + 100 × 3,912 / 41,004 = 89.54 → 89.5.
+    // Shipped model: PSA 481 − 3,600 / 12 = 181; index 80 + 100 × 2,172 / 41,004 = 85.30 → 85.3.
     expect([details.basis, details.psa, details.index, details.savings_index]).toEqual([
       'stated',
-      326,
-      89.5,
-      89.5,
+      181,
+      85.3,
+      85.3,
     ]);
     expect(details.percentile).toBeGreaterThan(50);
     expect(details.reasons.map((r) => r.code)).toEqual(['OTHER_DEBT_PAYMENTS']);
@@ -50,17 +50,18 @@ describe('scoreDetails for the Birmingham renter', () => {
     expect(details.lending).toBeUndefined();
   });
 
-  it('benchmark basis: food at USDA Thrifty for one, PSA 0 (372 with no stated food, less $72 and $300 of debt)', () => {
-    // $100 of food is below its benchmark: the greatest of the mean $3,140, the median $2,906 and USDA
-    // Thrifty for one person (size not given), $4,004.43; (4,004.43 − 3,140) / 12 = 72 a month.
+  it('benchmark basis: food at USDA Thrifty for one, PSA −144 (228 with no stated food, less $72 and $300 of debt)', () => {
+    // $100 of food is below its benchmark: the greatest of the shipped model's mean $3,137, its median and
+    // USDA Thrifty for one person (size not given), $4,004.43; (4,004.43 − 3,137) / 12 = 72 a month.
+    // Index 80 + 100 × 12 × (−144) / 41,004 = 75.79 → 75.8.
     const details = detailsOf({ basis: 'benchmark' });
-    expect([details.basis, details.psa, details.index]).toEqual(['benchmark', 0, 80]);
+    expect([details.basis, details.psa, details.index]).toEqual(['benchmark', -144, 75.8]);
   });
 
   it('a loan of $200 a month: lender mode with the stressed payment, its surplus and its reason', () => {
     const { lending } = detailsOf({ loan: { monthly_payment: 200 } });
-    // 200 × 1.25 = 250; surplus 326 − 250 = 76; index 80 + 100 × 912 / 41,004 = 82.22 → 82.2.
-    expect(lending).toMatchObject({ stressed_payment: 250, surplus: 76, index: 82.2, score: 82.2 });
+    // 200 × 1.25 = 250; surplus 181 − 250 = −69; index 80 + 100 × 12 × (−69) / 41,004 = 77.98 → 78.0.
+    expect(lending).toMatchObject({ stressed_payment: 250, surplus: -69, index: 78, score: 78 });
     // Debt 100 × 3,600 / 41,004 = 8.8 points before the loan's 100 × 3,000 / 41,004 = 7.3.
     expect(lending?.reasons.map((r) => r.code)).toEqual(['OTHER_DEBT_PAYMENTS', 'LOAN_PAYMENT']);
   });
@@ -114,8 +115,8 @@ describe('the engine loaded with the shipped reference', () => {
     const result = loaded.score({ ...request, options: { basis: 'benchmark' } });
     expect(result).toEqual({
       ok: true,
-      // PSA 0 (the test above): index 80.0.
-      value: { 'Predicted Saving Ability': '0', OUTLAY: '80.0', SAViNGS: '80.0' },
+      // PSA −144 (the test above): index 75.8.
+      value: { 'Predicted Saving Ability': '-144', OUTLAY: '75.8', SAViNGS: '75.8' },
     });
   });
 

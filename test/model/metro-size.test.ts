@@ -1,7 +1,7 @@
 /**
- * Metro size in the shipped artifact: an urban place's transport spending moves with its metro-size class
- * by the artifact's `metroSizeFactor` (estimated on CE 2014 urban households by POPSIZE class,
- * jobs/build-model/metro-size-effects.ts; estimates in docs/model.md, "Metro size and transport").
+ * Metro size in the shipped artifact: an urban place's transport and goods spending moves with its
+ * metro-size class by the artifact's `metroSizeFactor` (estimated on CE 2014 urban households by POPSIZE
+ * class, jobs/build-model/metro-size-effects.ts; estimates in docs/model.md, "Metro size").
  */
 import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -70,11 +70,24 @@ describe('shipped model, metro size', () => {
     }
   });
 
-  it('food at home, any class, is unchanged (only the transport categories carry the factor)', () => {
+  it('education, any class, is unchanged (housing, utilities and services carry no class factor)', () => {
+    const big = geo.resolve('10021');
+    for (const category of ['education', 'mortgage_and_rent', 'electricity', 'food_out'] as const) {
+      const c = CATEGORY_INDEX[category];
+      for (let size = 1; size <= METRO_SIZE_CLASSES; size++) {
+        expect(predict({ ...big, metroSize: size })[c]).toBe(predict({ ...big, metroSize: null })[c]);
+      }
+    }
+  });
+
+  it('food at home (a goods category), each class: the artifact’s factor, larger in the largest class than the smallest', () => {
     const big = geo.resolve('10021');
     const food = CATEGORY_INDEX.food_home;
+    const none = predict({ ...big, metroSize: null })[food]!;
     for (let size = 1; size <= METRO_SIZE_CLASSES; size++) {
-      expect(predict({ ...big, metroSize: size })[food]).toBe(predict({ ...big, metroSize: null })[food]);
+      expect(predict({ ...big, metroSize: size })[food]! / none).toBeCloseTo(factor('food_home', size), 12);
     }
+    // docs/model.md, "Metro size": class 1 spends 1.04 times the fitted amount, class 5 0.92.
+    expect(factor('food_home', 1)).toBeGreaterThan(factor('food_home', 5));
   });
 });
