@@ -27,8 +27,8 @@ describe('POST /v1.0/scores/generate?explain=true', () => {
     expect(values).toEqual(plain.body);
     expect(details).toMatchObject({ basis: 'stated', profile: 'standard', geo_level: 'zip' });
     expect(details.model_version).toBe(shipped.current.engine.modelVersion);
-    // Shipped model: PSA 626, index 80 + 100 × 7,512 / 41,004 = 98.3; the score clamps it to 0–100.
-    expect(details.index).toBe(98.3);
+    // Shipped model: PSA 481, index 80 + 100 × 5,772 / 41,004 = 94.1; the score clamps it to 0–100.
+    expect(details.index).toBe(94.1);
     expect(Number(plain.body.OUTLAY)).toBe(Math.min(details.index, 100));
     expect(details.percentile).toBeGreaterThanOrEqual(0);
     expect(details.percentile).toBeLessThanOrEqual(100);
@@ -52,10 +52,10 @@ describe('POST /v1.0/scores/generate?explain=true', () => {
     const body = { ...REQUEST, options: { basis: 'benchmark' } };
     const plain = await score(body);
     const explained = await score(body, '?explain=true');
-    // $100 of food is below its benchmark, USDA Thrifty for one ($4,004; peers' mean $3,140, median
-    // $2,906): as no stated food, 372 a month less (4,004.43 − 3,140) / 12 = 72: 300.
-    expect(plain.body['Predicted Saving Ability']).toBe('300');
-    expect(explained.body.details).toMatchObject({ basis: 'benchmark', psa: 300 });
+    // $100 of food is below its benchmark, USDA Thrifty for one ($4,004; peers' mean $3,137, median
+    // $2,839): as no stated food, 228 a month less (4,004.43 − 3,137) / 12 = 72: 156.
+    expect(plain.body['Predicted Saving Ability']).toBe('156');
+    expect(explained.body.details).toMatchObject({ basis: 'benchmark', psa: 156 });
   });
 
   it('explain=false or absent, with or without the default basis: the plain answer, byte for byte', async () => {
