@@ -28,7 +28,11 @@ export function apportion(
 
 /**
  * `apportion` with the eligible weights' sum (in index order) already known, as the budget knows it from
- * the model: each quota is weight × (total ÷ weightSum).
+ * the model: each quota is weight × (total ÷ weightSum). Each quota is first rounded to the nearest unit
+ * (a fraction of one half or more up): the categories rounded up are those with the largest fractions, so
+ * they are the first that largest remainder gives a unit to, only perhaps too many or too few (the 36
+ * rounding errors add up to a unit or two). Those few units are then taken back from the smallest
+ * fractions rounded up, or given to the largest rounded down, one scan each.
  */
 export function apportionBySum(
   total: number,
@@ -41,44 +45,73 @@ export function apportionBySum(
     for (let i = 0; i < CATEGORY_COUNT; i++) if (eligible[i] === 1) out[i] = 0;
     return false;
   }
-  const perWeight = total / weightSum;
-  let wholeSum = 0;
-  for (let i = 0; i < CATEGORY_COUNT; i++) {
-    if (eligible[i] !== 1) continue;
-    const quota = weights[i]! * perWeight;
-    const whole = Math.floor(quota);
-    // +0, never −0: a quota of −0 gives an amount of 0.
-    out[i] = whole + 0;
-    fractions[i] = Math.floor((quota - whole) * FRACTION_STEPS);
-    wholeSum += whole;
-  }
-  giveLeftoverUnits(total - wholeSum, eligible, out);
+  const excess = roundQuotas(total / weightSum, weights, eligible, out) - total;
+  if (excess > 0) takeUnits(excess, out);
+  else if (excess < 0) giveUnits(-excess, out);
+  // A NaN quota (from an infinite weight) makes the sum NaN: every category keeps its whole part.
+  else if (excess !== 0) takeUnits(CATEGORY_COUNT, out);
   return true;
 }
 
-/**
- * One unit to each of the `units` eligible categories with the largest fractions (equal ones in contract
- * order), or to all of them when they are fewer. A NaN fraction (from an infinite weight) never gets one,
- * and a NaN leftover gives none.
- */
-function giveLeftoverUnits(units: number, eligible: Uint8Array, out: Float64Array): void {
-  if (!(units > 0)) return;
-  let count = 0;
+/** Writes each eligible quota rounded to the nearest unit into `out`, notes its fraction, returns the sum. */
+function roundQuotas(perWeight: number, weights: Float64Array, eligible: Uint8Array, out: Float64Array) {
+  let roundedSum = 0;
   for (let i = 0; i < CATEGORY_COUNT; i++) {
-    if (eligible[i] === 1 && !Number.isNaN(fractions[i])) order[count++] = i;
+    state[i] = SKIPPED;
+    if (eligible[i] !== 1) continue;
+    const quota = weights[i]! * perWeight;
+    const whole = Math.floor(quota);
+    fractions[i] = Math.floor((quota - whole) * FRACTION_STEPS);
+    state[i] = fractions[i]! >= HALF ? ROUNDED_UP : ROUNDED_DOWN;
+    // +0, never −0: a quota of −0 gives an amount of 0.
+    out[i] = whole + (state[i] === ROUNDED_UP ? 1 : 0) + 0;
+    roundedSum += out[i]!;
   }
-  const ranked = order.subarray(0, count).sort(byLargerFraction);
-  for (let k = 0; k < Math.min(units, count); k++) out[ranked[k]!]! += 1;
+  return roundedSum;
 }
 
-const byLargerFraction = (a: number, b: number): number => fractions[b]! - fractions[a]! || a - b;
+/**
+ * Takes a unit back from each of the `units` categories rounded up whose fractions are the smallest (of
+ * equal ones, the latest in contract order), or from all of them when they are fewer.
+ */
+function takeUnits(units: number, out: Float64Array): void {
+  for (let taken = 0; taken < units; taken++) {
+    let chosen = -1;
+    for (let i = 0; i < CATEGORY_COUNT; i++) {
+      if (state[i] === ROUNDED_UP && (chosen < 0 || fractions[i]! <= fractions[chosen]!)) chosen = i;
+    }
+    if (chosen < 0) return;
+    out[chosen]! -= 1;
+    state[chosen] = SKIPPED;
+  }
+}
+
+/**
+ * Gives a unit to each of the `units` categories rounded down whose fractions are the largest (of equal
+ * ones, the earliest in contract order), or to all of them when they are fewer; a NaN fraction never gets
+ * one.
+ */
+function giveUnits(units: number, out: Float64Array): void {
+  for (let given = 0; given < units; given++) {
+    let chosen = -1;
+    for (let i = 0; i < CATEGORY_COUNT; i++) {
+      const candidate = state[i] === ROUNDED_DOWN && !Number.isNaN(fractions[i]);
+      if (candidate && (chosen < 0 || fractions[i]! > fractions[chosen]!)) chosen = i;
+    }
+    if (chosen < 0) return;
+    out[chosen]! += 1;
+    state[chosen] = SKIPPED;
+  }
+}
 
 /** Fractions are quantised to multiples of 2^-40 of a unit. */
 const FRACTION_STEPS = 2 ** 40;
+const HALF = FRACTION_STEPS / 2;
+const [SKIPPED, ROUNDED_DOWN, ROUNDED_UP] = [0, 1, 2] as const;
 
 /**
  * Scratch shared by every apportionment: one apportionment never interleaves with another (nothing in
  * it yields), and each worker thread has its own module instance.
  */
 const fractions = new Float64Array(CATEGORY_COUNT);
-const order = new Uint8Array(CATEGORY_COUNT);
+const state = new Uint8Array(CATEGORY_COUNT);
