@@ -50,18 +50,13 @@ const read = async (outDir: string, name: string) => ({
   summary: JSON.parse(await readFile(join(outDir, `${name}.summary.json`), 'utf8')),
 });
 
+/** `outlay score` with the local engine on the main thread, into `outDir`. */
+const scoreLocally = (input: string, outDir: string, ...extra: string[]) =>
+  runOutlay(['score', input, '--out', outDir, '--workers', '0', '--no-progress', ...extra]);
+
 async function scoreBoth(input: string, name: string, extra: readonly string[] = []) {
   const localDir = join(dir, `${name}-local`);
-  const local = await runOutlay([
-    'score',
-    input,
-    '--out',
-    localDir,
-    '--workers',
-    '0',
-    '--no-progress',
-    ...extra,
-  ]);
+  const local = await scoreLocally(input, localDir, ...extra);
   const remoteDir = join(dir, `${name}-remote`);
   const remote = await runOutlay(
     remoteScoreArgs({ input, outDir: remoteDir, apiUrl: server.url, apiKey: key, concurrency: 2 }, extra),
@@ -164,40 +159,14 @@ describe('outlay score with the applicant’s loan in the file', () => {
 
   it('both a payment and an amount column, or an amount without a rate → the job stops naming what to give', async () => {
     const both = await withLoans('both', 'loan_monthly_payment,loan_amount', ['250,10000']);
-    const bothRun = await runOutlay([
-      'score',
-      both,
-      '--out',
-      join(dir, 'both'),
-      '--workers',
-      '0',
-      '--no-progress',
-    ]);
+    const bothRun = await scoreLocally(both, join(dir, 'both'));
     expect(bothRun.code).toBe(1);
     expect(bothRun.stderr).toContain('both as loan_monthly_payment and as loan_amount');
     const noRate = await withLoans('norate', 'loan_amount,loan_term_months', ['10000,36']);
-    const noRateRun = await runOutlay([
-      'score',
-      noRate,
-      '--out',
-      join(dir, 'norate'),
-      '--workers',
-      '0',
-      '--no-progress',
-    ]);
+    const noRateRun = await scoreLocally(noRate, join(dir, 'norate'));
     expect(noRateRun.code).toBe(1);
     expect(noRateRun.stderr).toContain('loan_rate (or --loan-rate)');
-    const withRate = await runOutlay([
-      'score',
-      noRate,
-      '--out',
-      join(dir, 'norate-rate'),
-      '--workers',
-      '0',
-      '--no-progress',
-      '--loan-rate',
-      '12%',
-    ]);
+    const withRate = await scoreLocally(noRate, join(dir, 'norate-rate'), '--loan-rate', '12%');
     expect(withRate.code, withRate.stderr).toBe(0);
     const rows = parse(await readFile(join(dir, 'norate-rate', 'norate.scored.csv'), 'utf8'), {
       columns: true,
@@ -227,15 +196,7 @@ describe('outlay score with gross income only and ZIP3-only rows', () => {
 
   it('locally: a gross-only row scores flagged TAKE_HOME_ESTIMATED; 860xx and 860 score at geo_level zip3 in AZ; an unassigned prefix and a row with neither income are rejected naming the field; a gross-only ZIP3 row with one bad cell names that cell alone', async () => {
     const input = await write();
-    const run = await runOutlay([
-      'score',
-      input,
-      '--out',
-      join(dir, 'gross-local'),
-      '--workers',
-      '0',
-      '--no-progress',
-    ]);
+    const run = await scoreLocally(input, join(dir, 'gross-local'));
     expect(run.code, run.stderr).toBe(3);
     const files = await read(join(dir, 'gross-local'), 'gross');
     const scored = parse(files.scored, { columns: true }) as Record<string, string>[];
