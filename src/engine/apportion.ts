@@ -1,5 +1,15 @@
 import { CATEGORY_COUNT } from '../contract/categories.js';
 
+/** Fractions are quantised to multiples of 2^-40 of a unit. */
+const FRACTION_STEPS = 2 ** 40;
+const HALF = FRACTION_STEPS / 2;
+
+/**
+ * Scratch shared by every apportionment: one apportionment never interleaves with another (nothing in
+ * it yields), and each worker thread has its own module instance.
+ */
+const fractions = new Float64Array(CATEGORY_COUNT);
+
 /**
  * Largest-remainder apportionment of a whole total over the 38 categories. Used for the budget's filled
  * categories, for period conversions and for grouped totals, so all share one tie rule: each category
@@ -53,36 +63,48 @@ export function apportionBySum(
   return true;
 }
 
-/** Writes each eligible quota rounded to the nearest unit into `out`, notes its fraction, returns the sum. */
+/**
+ * Writes each eligible quota rounded to the nearest unit into `out`, notes its fraction (NaN for a
+ * category not apportioned), returns the sum.
+ */
 function roundQuotas(perWeight: number, weights: Float64Array, eligible: Uint8Array, out: Float64Array) {
   let roundedSum = 0;
   for (let i = 0; i < CATEGORY_COUNT; i++) {
-    state[i] = SKIPPED;
-    if (eligible[i] !== 1) continue;
+    if (eligible[i] !== 1) {
+      fractions[i] = Number.NaN;
+      continue;
+    }
     const quota = weights[i]! * perWeight;
     const whole = Math.floor(quota);
-    fractions[i] = Math.floor((quota - whole) * FRACTION_STEPS);
-    state[i] = fractions[i]! >= HALF ? ROUNDED_UP : ROUNDED_DOWN;
-    // +0, never −0: a quota of −0 gives an amount of 0.
-    out[i] = whole + (state[i] === ROUNDED_UP ? 1 : 0) + 0;
+    const fraction = Math.floor((quota - whole) * FRACTION_STEPS);
+    fractions[i] = fraction;
+    // Whether a quota rounds up is random, so the comparison is added as a number rather than branched on
+    // (Arrow → Arrow on 200,000 rows: the budget took a third more time with the branch); −0 + 0 is +0.
+    out[i] = whole + Number(fraction >= HALF);
     roundedSum += out[i]!;
   }
   return roundedSum;
 }
 
 /**
- * Takes a unit back from each of the `units` categories rounded up whose fractions are the smallest (of
- * equal ones, the latest in contract order), or from all of them when they are fewer.
+ * Takes a unit back from each of the `units` categories rounded up (fraction ≥ HALF) whose fractions are
+ * the smallest (of equal ones, the latest in contract order), or from all of them when they are fewer. A
+ * category that has had its unit placed gets a NaN fraction, which no comparison chooses.
  */
 function takeUnits(units: number, out: Float64Array): void {
   for (let taken = 0; taken < units; taken++) {
     let chosen = -1;
+    let smallest = Number.POSITIVE_INFINITY;
     for (let i = 0; i < CATEGORY_COUNT; i++) {
-      if (state[i] === ROUNDED_UP && (chosen < 0 || fractions[i]! <= fractions[chosen]!)) chosen = i;
+      const fraction = fractions[i]!;
+      if (fraction >= HALF && fraction <= smallest) {
+        smallest = fraction;
+        chosen = i;
+      }
     }
     if (chosen < 0) return;
     out[chosen]! -= 1;
-    state[chosen] = SKIPPED;
+    fractions[chosen] = Number.NaN;
   }
 }
 
@@ -94,24 +116,16 @@ function takeUnits(units: number, out: Float64Array): void {
 function giveUnits(units: number, out: Float64Array): void {
   for (let given = 0; given < units; given++) {
     let chosen = -1;
+    let largest = Number.NEGATIVE_INFINITY;
     for (let i = 0; i < CATEGORY_COUNT; i++) {
-      const candidate = state[i] === ROUNDED_DOWN && !Number.isNaN(fractions[i]);
-      if (candidate && (chosen < 0 || fractions[i]! > fractions[chosen]!)) chosen = i;
+      const fraction = fractions[i]!;
+      if (fraction < HALF && fraction > largest) {
+        largest = fraction;
+        chosen = i;
+      }
     }
     if (chosen < 0) return;
     out[chosen]! += 1;
-    state[chosen] = SKIPPED;
+    fractions[chosen] = Number.NaN;
   }
 }
-
-/** Fractions are quantised to multiples of 2^-40 of a unit. */
-const FRACTION_STEPS = 2 ** 40;
-const HALF = FRACTION_STEPS / 2;
-const [SKIPPED, ROUNDED_DOWN, ROUNDED_UP] = [0, 1, 2] as const;
-
-/**
- * Scratch shared by every apportionment: one apportionment never interleaves with another (nothing in
- * it yields), and each worker thread has its own module instance.
- */
-const fractions = new Float64Array(CATEGORY_COUNT);
-const state = new Uint8Array(CATEGORY_COUNT);

@@ -10,6 +10,9 @@ import { CATEGORY_COUNT, OTHER_DEBT_INDEX, SPENDING_CATEGORY_COUNT } from '../co
 import { apportionBySum } from './apportion.js';
 import { roundNonNegative } from './rounding.js';
 
+/** The categories to fill; scratch, as one allocation never interleaves with another. */
+const fillable = new Uint8Array(CATEGORY_COUNT);
+
 /** The buffers an allocation reads and writes. */
 export interface AllocationBuffers {
   /** The given amounts, read where `isGiven` is 1: never negative, as the contract validates them. */
@@ -63,6 +66,3 @@ function spendingOf({ given, isGiven, modeled }: AllocationBuffers): number {
   if (isGiven[OTHER_DEBT_INDEX] === 1) spending += given[OTHER_DEBT_INDEX]!;
   return spending;
 }
-
-/** The categories to fill; scratch, as one allocation never interleaves with another. */
-const fillable = new Uint8Array(CATEGORY_COUNT);

@@ -12,7 +12,8 @@
  */
 export function roundNonNegative(x: number): number {
   const whole = Math.floor(x);
-  return (x - whole >= 0.5 ? whole + 1 : whole) + 0;
+  // Added as a number, not branched on: which way an amount rounds is random (see apportion.ts).
+  return whole + Number(x - whole >= 0.5);
 }
 
 /**
