@@ -9,9 +9,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { CATEGORIES, type Category } from '../../src/contract/categories.js';
 import { heldToBenchmarks } from '../../src/engine/benchmark.js';
 import { indicesOf, type ScoreParts, statedSpending } from '../../src/engine/index-score.js';
+import { sizedForRun } from '../support/full-tests.js';
 import { type ScoredRow, scoredSample, shippedParts } from './scored-sample.js';
 
-const ROWS = process.env.OUTLAY_FULL_TESTS === '1' ? 20_000 : 500;
+const ROWS = sizedForRun(20_000, 500);
 let rows: ScoredRow[];
 
 beforeAll(async () => {

@@ -16,6 +16,7 @@ import { generateApiKey } from '../../src/keys/api-key.js';
 import { loadEngine } from '../../src/runtime/load-engine.js';
 import { OPERATIONS } from '../../src/server/operations.js';
 import { startTestServer, type TestServer } from '../server/helpers.js';
+import { sizedForRun } from '../support/full-tests.js';
 import { contractViolations, type Operation } from './support/contract-invariants.js';
 import { type FuzzBody, fuzzBody } from './support/fuzz-bodies.js';
 import { type MemorySample, memoryAfterGc } from './support/memory.js';
@@ -23,9 +24,7 @@ import { createRawClient, forEachConcurrently, type RawAnswer, type RawClient } 
 
 const SEED = Number(process.env.OUTLAY_FUZZ_SEED ?? 20_261_122);
 /** 10,000 in CI's first pass (OUTLAY_FULL_TESTS=1, README), 3,000 in a maintainer's run. */
-const BODIES_PER_ENDPOINT = Number(
-  process.env.OUTLAY_FUZZ_BODIES ?? (process.env.OUTLAY_FULL_TESTS === '1' ? 10_000 : 3_000),
-);
+const BODIES_PER_ENDPOINT = Number(process.env.OUTLAY_FUZZ_BODIES ?? sizedForRun(10_000, 3_000));
 const CONNECTIONS = 4;
 /** Bodies generated and sent per step; memory is sampled after the first step and after the last. */
 const CHUNK = 500;
