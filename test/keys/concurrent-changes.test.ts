@@ -28,7 +28,11 @@ import {
   startRedisServer,
 } from './redis-server.js';
 
-const CONCURRENT_CREATES = 20;
+/**
+ * 20 in CI's first pass (OUTLAY_FULL_TESTS=1, README), 8 in a maintainer's run: each is a Node process of
+ * its own, and 8 writers starting together on two cores still contend for the store.
+ */
+const CONCURRENT_CREATES = process.env.OUTLAY_FULL_TESTS === '1' ? 20 : 8;
 /** 22 Node processes starting at once on a shared 2-core machine: a bound on a stuck run, not a speed. */
 const RACE_TIMEOUT_MS = 600_000;
 const BUDGETS = '/v1.0/budgets/generate';
@@ -48,7 +52,7 @@ interface Race {
   readonly created: Map<string, string>;
 }
 
-/** One key, then 20 creates and the revocation of that key, all at once. */
+/** One key, then CONCURRENT_CREATES creates and the revocation of that key, all at once. */
 async function raceCreatesAndRevoke(store: string[]): Promise<Race> {
   const first = await outlay(['keys', 'create', '--scopes', 'budgets', '--name', 'to revoke', ...store]);
   expect(first.code, first.stderr).toBe(0);
@@ -133,7 +137,7 @@ describe('outlay keys on a keys file, concurrently', () => {
   });
 
   it(
-    'when 20 creates and a revoke run at once, stores all 20 usable keys, refuses the revoked one, audits each',
+    `when ${CONCURRENT_CREATES} creates and a revoke run at once, stores all ${CONCURRENT_CREATES} usable keys, refuses the revoked one, audits each`,
     async () => {
       const store = ['--keys', keysFile];
       const race = await raceCreatesAndRevoke(store);
@@ -165,7 +169,7 @@ describe(`outlay keys on a redis-server, concurrently${SKIP_WITHOUT_REDIS}`, () 
   });
 
   it.skipIf(!redisServerInstalled)(
-    'when 20 creates and a revoke run at once, stores all 20 usable keys, refuses the revoked one, audits each',
+    `when ${CONCURRENT_CREATES} creates and a revoke run at once, stores all ${CONCURRENT_CREATES} usable keys, refuses the revoked one, audits each`,
     async () => {
       const store = ['--redis-url', redis.url];
       const race = await raceCreatesAndRevoke(store);

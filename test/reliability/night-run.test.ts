@@ -10,6 +10,7 @@ import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   BIN,
+  type CliRun,
   householdsCsv,
   modelArgs,
   runCli,
@@ -17,30 +18,58 @@ import {
   writeTestArtifact,
 } from '../jobs/batch/score/helpers.js';
 
-/** Long enough (in 64-row batches) that a signal sent once the first checkpoint exists lands mid-run. */
+/**
+ * The file the signalled runs read: long enough (in 64-row batches) that a signal sent once the first
+ * checkpoint exists lands mid-run. A file cannot be held back as standard input can, so its length is what
+ * keeps the run going.
+ */
 const ROWS = 12_000;
+/**
+ * The file of every other test. Runs that read it from standard input are held mid-run by the test, which
+ * writes the second half only when it chooses; the rest need no particular length. Also the first file of
+ * the merge test (seed 1, as `householdsCsv` defaults to).
+ */
+const SMALL_ROWS = 2_000;
 const HANG_GUARD_MS = 120_000;
-/** Several runs of ROWS each, on a machine whose cores the suite shares: generous, never asserted. */
+/** Several runs each, on a machine whose cores the suite shares: generous, never asserted. */
 const SLOW = { timeout: 4 * HANG_GUARD_MS };
 
 let dir: string;
 let model: string;
+/** ROWS rows: the signalled runs' input. */
 let input: string;
 let reference: Outputs;
+/** SMALL_ROWS rows, in a folder of its own under the same file name (the merge test needs both). */
+let small: string;
+let smallCsv: string;
+let smallReference: Outputs;
+/**
+ * The run that made `smallReference`, with `--max-reject-rate 0.01` (above the file's rate): its exit code and
+ * log lines are what the reject-rate and log-line tests read.
+ */
+let smallReferenceRun: CliRun;
 
-const args = (file: string, out: string, ...extra: string[]) => [
-  'score',
-  file,
-  '--out',
-  out,
-  ...modelArgs(model),
-  '--no-progress',
-  '--workers',
-  '1',
-  '--batch-rows',
-  '64',
-  ...extra,
-];
+/**
+ * `outlay score` with the test model. No worker thread (each costs a start-up of its own) except in the runs
+ * a signal stops, where the worker pool's shutdown is part of what is tested, as in a night run's job.
+ */
+const cli =
+  (workers: 0 | 1) =>
+  (file: string, out: string, ...extra: string[]) => [
+    'score',
+    file,
+    '--out',
+    out,
+    ...modelArgs(model),
+    '--no-progress',
+    '--workers',
+    String(workers),
+    '--batch-rows',
+    '64',
+    ...extra,
+  ];
+const args = cli(0);
+const signalledArgs = cli(1);
 
 interface Outputs {
   readonly scored: Buffer;
@@ -60,9 +89,19 @@ beforeAll(async () => {
   model = await writeTestArtifact(dir);
   input = join(dir, 'households.csv');
   await writeFile(input, householdsCsv(ROWS, { badEvery: 997 }));
-  const out = join(dir, 'reference');
-  expect((await runCli(args(input, out))).code).toBe(3);
-  reference = await outputsOf(out);
+  small = join(dir, 'small', 'households.csv');
+  smallCsv = householdsCsv(SMALL_ROWS, { badEvery: 997 });
+  await mkdir(join(small, '..'));
+  await writeFile(small, smallCsv);
+  let large: CliRun;
+  [large, smallReferenceRun] = await Promise.all([
+    runCli(args(input, join(dir, 'reference'))),
+    runCli(args(small, join(dir, 'small-reference'), '--max-reject-rate', '0.01')),
+  ]);
+  expect(large.code).toBe(3);
+  expect(smallReferenceRun.code).toBe(3);
+  reference = await outputsOf(join(dir, 'reference'));
+  smallReference = await outputsOf(join(dir, 'small-reference'));
 }, HANG_GUARD_MS);
 
 interface Exit {
@@ -112,7 +151,7 @@ const logLines = (stderr: string) =>
 
 /** Runs with --resume, and sends `signal` once its first checkpoint exists. */
 async function interruptedResumeRun(out: string, file = input, signal: NodeJS.Signals = 'SIGTERM') {
-  const run = start(args(file, out, '--resume', '--checkpoint-every', '1'));
+  const run = start(signalledArgs(file, out, '--resume', '--checkpoint-every', '1'));
   await until(join(out, '.households.checkpoint.json'), run.exited);
   run.child.kill(signal);
   return run.exited;
@@ -122,7 +161,7 @@ describe('outlay score: overlapping runs', SLOW, () => {
   it('second run into the same output set → refused at once naming the holder, first run intact', async () => {
     const out = join(dir, 'overlap');
     const first = start(args('-', out));
-    const csv = householdsCsv(ROWS, { badEvery: 997 });
+    const csv = smallCsv;
     const half = csv.indexOf('\n', csv.length >> 1) + 1;
     first.child.stdin!.write(csv.slice(0, half));
     await until(join(out, '.stdin.lock'), first.exited);
@@ -135,7 +174,7 @@ describe('outlay score: overlapping runs', SLOW, () => {
 
     first.child.stdin!.end(csv.slice(half));
     expect((await first.exited).code).toBe(3);
-    expect(same(await outputsOf(out, 'stdin'), reference)).toBe(true);
+    expect(same(await outputsOf(out, 'stdin'), smallReference)).toBe(true);
     expect((await readdir(out)).filter((name) => name.startsWith('.'))).toEqual([]);
   });
 });
@@ -145,13 +184,12 @@ describe('outlay score: overlapping runs', SLOW, () => {
  * pause is not waited out: the lock's modification time is set back 68 s, which is all the pause changes.
  */
 describe('outlay score: a paused run and its lock', SLOW, () => {
-  const csv = householdsCsv(ROWS, { badEvery: 997 });
-  const half = csv.indexOf('\n', csv.length >> 1) + 1;
+  const half = () => smallCsv.indexOf('\n', smallCsv.length >> 1) + 1;
 
   /** The first run, reading stdin, stopped halfway with its lock aged past the staleness limit. */
   async function pausedRun(out: string) {
     const first = start(args('-', out));
-    first.child.stdin!.write(csv.slice(0, half));
+    first.child.stdin!.write(smallCsv.slice(0, half()));
     const lock = join(out, '.stdin.lock');
     await until(lock, first.exited);
     first.child.kill('SIGSTOP');
@@ -163,7 +201,7 @@ describe('outlay score: a paused run and its lock', SLOW, () => {
   /** Resumes the paused run and gives it the rest of its input. */
   function resume(first: ReturnType<typeof start>) {
     first.child.kill('SIGCONT');
-    first.child.stdin!.end(csv.slice(half));
+    first.child.stdin!.end(smallCsv.slice(half()));
     return first.exited;
   }
 
@@ -173,18 +211,18 @@ describe('outlay score: a paused run and its lock', SLOW, () => {
     // A different file of the same name: the same output set.
     await mkdir(join(dir, 'other'), { recursive: true });
     const stdinNamed = join(dir, 'other', 'stdin.csv');
-    await writeFile(stdinNamed, householdsCsv(ROWS / 2));
+    await writeFile(stdinNamed, householdsCsv(SMALL_ROWS / 2));
     const second = await runCli(args(stdinNamed, out));
     expect(second.code).toBe(1);
     expect(second.stderr).toContain(`pid ${first.child.pid}`);
     expect(second.stderr).not.toContain('taking over');
 
     expect((await resume(first)).code).toBe(3);
-    expect(same(await outputsOf(out, 'stdin'), reference)).toBe(true);
+    expect(same(await outputsOf(out, 'stdin'), smallReference)).toBe(true);
     const summary = JSON.parse(await readFile(join(out, 'stdin.summary.json'), 'utf8'));
     const lines = (file: Buffer) => parse(file, { columns: true }).length;
     const files = await outputsOf(out, 'stdin');
-    expect(summary.counts).toMatchObject({ rows_in: ROWS, rows_scored: lines(files.scored) });
+    expect(summary.counts).toMatchObject({ rows_in: SMALL_ROWS, rows_scored: lines(files.scored) });
     expect(summary.counts.rows_rejected).toBe(lines(files.rejects));
   });
 
@@ -197,7 +235,7 @@ describe('outlay score: a paused run and its lock', SLOW, () => {
     const past = new Date(Date.now() - 68_000);
     await utimes(lock, past, past);
     const stdinNamed = join(dir, 'stdin.csv');
-    await writeFile(stdinNamed, csv);
+    await writeFile(stdinNamed, smallCsv);
     const second = await runCli(args(stdinNamed, out));
     expect(second.code).toBe(3);
     expect(second.stderr).toContain('taking over the lock');
@@ -209,7 +247,7 @@ describe('outlay score: a paused run and its lock', SLOW, () => {
     expect(paused.stderr).toContain('nothing published');
     // The second run's set, byte for byte as it published it, and nothing else of either run left.
     expect(same(await outputsOf(out, 'stdin'), published)).toBe(true);
-    expect(same(published, reference)).toBe(true);
+    expect(same(published, smallReference)).toBe(true);
     expect((await readdir(out)).filter((name) => name.startsWith('.'))).toEqual([]);
   });
 });
@@ -230,7 +268,7 @@ describe('outlay score: SIGTERM and SIGINT', SLOW, () => {
 
   it('SIGINT during a plain run → exit 130, a log line, and no files left (not even .partial)', async () => {
     const out = join(dir, 'sigint');
-    const run = start(args(input, out));
+    const run = start(signalledArgs(input, out));
     await until(join(out, '.households.scored.csv.partial'), run.exited);
     run.child.kill('SIGINT');
     const stopped = await run.exited;
@@ -244,18 +282,26 @@ describe('outlay score: SIGTERM and SIGINT', SLOW, () => {
 
 describe('outlay score: exit codes and log lines', SLOW, () => {
   it('--max-reject-rate below the file rate → exit 4 with outputs published; at or above → exit 3', async () => {
-    const over = await runCli(args(input, join(dir, 'rate-over'), '--max-reject-rate', '0.0005'));
+    // One reject in 997 rows: a rate of about 0.001.
+    const over = await runCli(args(small, join(dir, 'rate-over'), '--max-reject-rate', '0.0005'));
     expect(over.code).toBe(4);
-    expect(same(await outputsOf(join(dir, 'rate-over')), reference)).toBe(true);
-    const within = await runCli(args(input, join(dir, 'rate-within'), '--max-reject-rate', '0.01'));
-    expect(within.code).toBe(3);
+    expect(same(await outputsOf(join(dir, 'rate-over')), smallReference)).toBe(true);
+    // The small file's reference run, with --max-reject-rate 0.01.
+    expect(logLines(smallReferenceRun.stderr)[0]).toMatchObject({ maxRejectRate: 0.01 });
+    expect(smallReferenceRun.code).toBe(3);
   });
 
   it('every run logs a start line (input, options, model, workers) and an end line (counts, exit code)', async () => {
-    const ok = await runCli(args(input, join(dir, 'log-lines')));
-    const lines = logLines(ok.stderr);
-    expect(lines[0]).toMatchObject({ msg: 'score job started', input, model, workers: 1, resume: false });
-    expect(lines.at(-1)).toMatchObject({ msg: 'score job finished', rowsIn: ROWS, exitCode: 3 });
+    // The small file's reference run, exit 3.
+    const lines = logLines(smallReferenceRun.stderr);
+    expect(lines[0]).toMatchObject({
+      msg: 'score job started',
+      input: small,
+      model,
+      workers: 0,
+      resume: false,
+    });
+    expect(lines.at(-1)).toMatchObject({ msg: 'score job finished', rowsIn: SMALL_ROWS, exitCode: 3 });
     expect(lines.at(-1)).toHaveProperty('durationMs');
 
     const missing = await runCli(args(join(dir, 'missing.csv'), join(dir, 'log-missing')));
@@ -264,7 +310,7 @@ describe('outlay score: exit codes and log lines', SLOW, () => {
   });
 
   it('--max-reject-rate outside 0..1 → exit 1 naming the option', async () => {
-    const run = await runCli(args(input, join(dir, 'rate-bad'), '--max-reject-rate', '5'));
+    const run = await runCli(args(small, join(dir, 'rate-bad'), '--max-reject-rate', '5'));
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('--max-reject-rate');
   });
@@ -273,9 +319,9 @@ describe('outlay score: exit codes and log lines', SLOW, () => {
 describe('outlay score: standard input', SLOW, () => {
   it('score - reads CSV from stdin → the same scored and rejects files as the file', async () => {
     const out = join(dir, 'stdin');
-    const run = await runCli(args('-', out), { input: await readFile(input, 'utf8') });
+    const run = await runCli(args('-', out), { input: smallCsv });
     expect(run.code).toBe(3);
-    expect(same(await outputsOf(out, 'stdin'), reference)).toBe(true);
+    expect(same(await outputsOf(out, 'stdin'), smallReference)).toBe(true);
   });
 
   it('score - --resume → exit 1: stdin cannot be resumed', async () => {
@@ -312,11 +358,10 @@ describe('outlay score: resume hazards', SLOW, () => {
     await writeFile(edited, withFirstIncomeChanged(original));
     await utimes(edited, before.atime, before.mtime);
 
-    const resumed = await runCli(args(edited, out, '--resume'));
+    const fresh = join(dir, 'edited-fresh');
+    const [resumed] = await Promise.all([runCli(args(edited, out, '--resume')), runCli(args(edited, fresh))]);
     expect(resumed.code).toBe(3);
     expect(resumed.stderr).toContain('starting over');
-    const fresh = join(dir, 'edited-fresh');
-    await runCli(args(edited, fresh));
     expect(same(await outputsOf(out), await outputsOf(fresh))).toBe(true);
     expect(same(await outputsOf(out), reference)).toBe(false);
   });
@@ -334,23 +379,20 @@ function withFirstIncomeChanged(csv: string): string {
 
 describe('outlay merge: inputs by content', SLOW, () => {
   it('shards of two different files sharing a file name → merge refused naming the SHA-256', async () => {
-    const [first, second] = ['first', 'second'].map((name) => join(dir, name, 'households.csv'));
-    for (const [file, seed] of [
-      [first!, 1],
-      [second!, 7],
-    ] as const) {
-      await mkdir(join(file, '..'), { recursive: true });
-      await writeFile(file, householdsCsv(2_000, { badEvery: 997, seed }));
-    }
+    // The small file (seed 1) and another of its length and name.
+    const first = small;
+    const second = join(dir, 'second', 'households.csv');
+    await mkdir(join(second, '..'), { recursive: true });
+    await writeFile(second, householdsCsv(SMALL_ROWS, { badEvery: 997, seed: 7 }));
     const shard = async (file: string, index: number) => {
       const out = join(dir, `merge-${index}-${file.length}-${Math.random()}`);
       expect((await runCli(args(file, out, '--shard', `${index}/2`))).code).toBe(3);
       return join(out, 'households.summary.json');
     };
     const [one, twoOfSecond, twoOfFirst] = await Promise.all([
-      shard(first!, 1),
-      shard(second!, 2),
-      shard(first!, 2),
+      shard(first, 1),
+      shard(second, 2),
+      shard(first, 2),
     ]);
     const mixed = await runCli(['merge', one!, twoOfSecond!, '--out', join(dir, 'merged-mixed')]);
     expect(mixed.code).toBe(1);

@@ -53,22 +53,27 @@ describe('outlay score --engine remote, the server’s engine', () => {
     '%s, a key with the three scopes → the summary records the server’s model version, the rows go many per request (answered in rows), the files equal a local run’s byte for byte',
     async (name, file) => {
       const outDir = join(dir, `remote-${name.length}`);
-      const run = await runOutlay(remoteArgs(key, outDir, file()));
+      const localDir = join(dir, `local-${name.length}`);
+      const [run, local] = await Promise.all([
+        runOutlay(remoteArgs(key, outDir, file())),
+        // No worker thread: the local run is the reference, its threads are not the subject.
+        runOutlay([
+          'score',
+          file(),
+          '--out',
+          localDir,
+          '--engine',
+          'local',
+          '--workers',
+          '0',
+          '--no-progress',
+        ]),
+      ]);
       const summary = JSON.parse(await readFile(join(outDir, 'households.summary.json'), 'utf8'));
       expect(summary.meta).toMatchObject({ model_version: modelVersion, engine: 'remote' });
       expect(modelVersion).not.toMatch(/unknown/);
       expect(run.stderr).toContain('many rows per request');
       expect(run.stderr).toContain('remote: evaluate answers in rows');
-      const localDir = join(dir, `local-${name.length}`);
-      const local = await runOutlay([
-        'score',
-        file(),
-        '--out',
-        localDir,
-        '--engine',
-        'local',
-        '--no-progress',
-      ]);
       expect([0, 3], local.stderr).toContain(local.code);
       expect(run.code, run.stderr).toBe(local.code);
       for (const output of ['households.scored.csv', 'households.rejects.csv'])

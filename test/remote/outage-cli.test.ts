@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../bench/lib/process.js';
 import { tempDir } from '../jobs/batch/score/helpers.js';
 import {
+  type CliOutcome,
   createKeyWithCli,
   outcomeOf,
   remoteScoreArgs,
@@ -40,6 +41,8 @@ let dir: string;
 let input: string;
 let keysFile: string;
 let key: string;
+/** A key limited to 30 requests a minute, made before the server starts so that it is certain to know it. */
+let narrowKey: string;
 let server: ServeProcess;
 let local: { scored: string; rejects: string };
 
@@ -81,16 +84,16 @@ beforeAll(async () => {
   dir = await tempDir('remote-outage');
   keysFile = join(dir, 'keys.json');
   key = await createKeyWithCli(keysFile);
+  narrowKey = await createKeyWithCli(keysFile, 'budgets,scores,models', ['--rate-limit', '30']);
   input = join(dir, 'households.csv');
   await writeSample(input, { rows: ROWS, badRows: BAD_ROWS, seed: 32 });
-  server = await startServe({
-    keysFile,
-    rateLimit: UNTHROTTLED_PER_MINUTE,
-    logLevel: 'warn',
-    accessLog: false,
-  });
   const localOut = join(dir, 'local');
-  const run = await runOutlay(['score', input, '--out', localOut, '--engine', 'local', '--no-progress']);
+  // No worker thread: the local run is the reference, its threads are not the subject.
+  let run: CliOutcome;
+  [run, server] = await Promise.all([
+    runOutlay(['score', input, '--out', localOut, '--engine', 'local', '--workers', '0', '--no-progress']),
+    startServe({ keysFile, rateLimit: UNTHROTTLED_PER_MINUTE, logLevel: 'warn', accessLog: false }),
+  ]);
   expect(run.code, run.stderr).toBe(3);
   local = await outputsOf(localOut);
 }, HANG_GUARD_MS);
@@ -177,10 +180,6 @@ describe('outlay score --engine remote, throttling', () => {
   it(
     'a key limited to 30 requests a minute → a warning naming the limit the server announced',
     async () => {
-      const narrowKey = await createKeyWithCli(keysFile, 'budgets,scores,models', ['--rate-limit', '30']);
-      // A running server picks a new key up within seconds; a restart makes it certain.
-      await server.stop();
-      await server.restart();
       // Many small requests, so that the job needs more than the key's 30 a minute.
       const child = spawnOutlay(remoteArgs(server.url, narrowKey, join(dir, 'throttled'), SMALL_REQUESTS));
       const finished = outcomeOf(child, HANG_GUARD_MS);
