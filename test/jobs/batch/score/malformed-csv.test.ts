@@ -5,7 +5,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { modelArgs, runCli, tempDir, writeTestArtifact } from './helpers.js';
+import { runCli, scoreArgs, tempDir, writeTestArtifact } from './helpers.js';
 
 /**
  * About 4 MB with OUTLAY_FULL_TESTS=1 (CI's first pass, README): the bad byte sits dozens of 64 KiB read
@@ -21,20 +21,8 @@ let lines: Buffer[];
 
 const startOf = (file: Buffer[], line: number) =>
   file.slice(0, line - 1).reduce((at, l) => at + l.length + 1, 0);
-const score = (input: string, out: string) =>
-  runCli([
-    'score',
-    input,
-    '--out',
-    out,
-    ...modelArgs(model),
-    '--no-progress',
-    '--log-level',
-    'warn',
-    // On the main thread: worker threads are not what these tests are about.
-    '--workers',
-    '0',
-  ]);
+/** On the main thread: worker threads are not what these tests are about. */
+const score = (input: string, out: string) => runCli(scoreArgs(input, out, model, '--workers', '0'));
 
 beforeAll(async () => {
   dir = await tempDir('malformed');
