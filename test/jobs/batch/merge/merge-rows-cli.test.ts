@@ -26,6 +26,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { BIN, householdsCsv, runCli, scoreArgs, tempDir, writeTestArtifact } from '../score/helpers.js';
 
 const BATCH_ROWS = 10;
+/** The shards are scored on the main thread: worker threads are not what a merge is tested for. */
+const MAIN_THREAD = ['--workers', '0'];
 let dir: string;
 let model: string;
 
@@ -78,7 +80,9 @@ async function scoreShards(input: string, name: string): Promise<string[]> {
   const summaries = [];
   for (let shard = 1; shard <= 3; shard++) {
     const out = join(dir, `${name}-shard-${shard}`);
-    const run = await runCli(scoreArgs(input, out, model, '--format', 'arrow', '--shard', `${shard}/3`));
+    const run = await runCli(
+      scoreArgs(input, out, model, '--format', 'arrow', '--shard', `${shard}/3`, ...MAIN_THREAD),
+    );
     expect(run.code, run.stderr).toBe(3);
     summaries.push(join(out, `${name}.summary.json`));
   }
@@ -104,7 +108,9 @@ describe('outlay merge --rows: Arrow shards with a dictionary column (CLI)', () 
 
   it("contract: a Utf8 dictionary that grows in the last batch → exit 3, the merged files are the single run's, byte for byte", async () => {
     const single = join(dir, 'colours-single');
-    expect((await runCli(scoreArgs(colourInput, single, model, '--format', 'arrow'))).code).toBe(3);
+    expect(
+      (await runCli(scoreArgs(colourInput, single, model, '--format', 'arrow', ...MAIN_THREAD))).code,
+    ).toBe(3);
     const out = join(dir, 'colours-merged');
     const merge = await runCli(['merge', ...colourShards, '--rows', '--out', out]);
     expect(merge.stderr).toBe('');
@@ -155,7 +161,7 @@ describe('outlay merge --rows: stopped by SIGTERM (CLI)', () => {
     const summaries = [];
     for (let shard = 1; shard <= 2; shard++) {
       const out = join(dir, `csv-shard-${shard}`);
-      const run = await runCli(scoreArgs(input, out, model, '--shard', `${shard}/2`));
+      const run = await runCli(scoreArgs(input, out, model, '--shard', `${shard}/2`, ...MAIN_THREAD));
       expect(run.code, run.stderr).toBe(3);
       summaries.push(join(out, 'households.summary.json'));
     }

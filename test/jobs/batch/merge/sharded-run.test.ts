@@ -176,20 +176,33 @@ const withoutRunMeta = (summary: { meta: Record<string, unknown> }) => ({
 });
 const SHARDS = 3;
 
+/** The manifest's `outlay score` arguments, its --workers value replaced by `workers` if given. */
+function withWorkers(args: string[], workers: string | undefined): string[] {
+  const at = args.indexOf('--workers');
+  expect(at, 'the manifest sets --workers').toBeGreaterThanOrEqual(0);
+  return args.map((arg, i) => (i === at + 1 && workers !== undefined ? workers : arg));
+}
+
 describe('deploy/k8s/score-indexed-job.yaml, run as its pods would be, N = 3', () => {
-  const cases: { input: string; args: string[]; shardRows?: number[] }[] = [
+  // The first input runs the manifest's arguments as written (--workers 2). The others run on the main
+  // thread (--workers 0): worker threads are not what they test (cli.test.ts shows the files do not depend
+  // on them), and each of the 5 runs per input would start two, about 0.4 s of CPU apiece.
+  const cases: { input: string; args: string[]; workers?: string; shardRows?: number[] }[] = [
     { input: 'households.csv', args: [] },
     // The manifest resumes a retried pod (--resume), which needs CSV output.
-    { input: 'households.arrow', args: ['--format', 'csv'] },
-    { input: 'quoted.csv', args: [] },
+    { input: 'households.arrow', args: ['--format', 'csv'], workers: '0' },
+    { input: 'quoted.csv', args: [], workers: '0' },
     // Row groups of 2048 and 300 rows: shard 1 reads the first, shard 3 the second, shard 2 none.
-    { input: 'duckdb.parquet', args: ['--format', 'csv'], shardRows: [2048, 0, 300] },
+    { input: 'duckdb.parquet', args: ['--format', 'csv'], workers: '0', shardRows: [2048, 0, 300] },
   ];
-  for (const { input, args, shardRows } of cases) {
+  for (const { input, args, workers, shardRows } of cases) {
     it(`${input}: its shard pods, then its merge pod → the single run's scored and rejects files byte for byte, and its summary`, async () => {
       const set = { OUTLAY_INPUT: `/data/in/${input}`, OUTLAY_SHARDS: String(SHARDS) };
       const manifestContainer = jobs.get('outlay-score')!.spec.template.spec.containers[0]!;
-      const scoreContainer = { ...manifestContainer, args: [...(manifestContainer.args ?? []), ...args] };
+      const scoreContainer = {
+        ...manifestContainer,
+        args: [...withWorkers(manifestContainer.args ?? [], workers), ...args],
+      };
       const shardRuns = await Promise.all(
         Array.from({ length: SHARDS }, (_, index) =>
           run(scoreContainer, { JOB_COMPLETION_INDEX: String(index) }, set),

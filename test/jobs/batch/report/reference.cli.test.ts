@@ -20,7 +20,8 @@ let dir: string;
 /** The reference run: seed 1, scored whole. */
 let reference: string;
 
-const quiet = ['--no-progress', '--log-level', 'warn'];
+/** Quiet, and on the main thread: worker threads are not what these tests compare. */
+const quiet = ['--no-progress', '--log-level', 'warn', '--workers', '0'];
 const summaryPath = (out: string, name: string) => join(dir, out, `${name}.summary.json`);
 const readJson = async (path: string) => JSON.parse(await readFile(path, 'utf8'));
 const comparisonIn = async (out: string, name: string): Promise<Comparison> =>
@@ -164,6 +165,8 @@ describe('outlay score --reference (CLI, shipped model, 2,000 rows)', () => {
       '--out',
       join(dir, 'benchmark'),
       '--no-progress',
+      '--workers',
+      '0',
       '--basis',
       'benchmark',
       '--reference',
@@ -187,7 +190,7 @@ describe('outlay score --reference (CLI, shipped model, 2,000 rows)', () => {
   it('scenario: four shards merged (with --reference, --max-psi) compare exactly as the single run does', async () => {
     const seed2 = summaryPath('seed2', 'seed2');
     const shards = await Promise.all(
-      [1, 2, 3, 4].map((i) => score(seed1, `shard-${i}`, '--shard', `${i}/4`, '--workers', '0')),
+      [1, 2, 3, 4].map((i) => score(seed1, `shard-${i}`, '--shard', `${i}/4`)),
     );
     for (const shard of shards) expect(shard.code).toBe(EXIT_REJECTS);
     const shardSummaries = [1, 2, 3, 4].map((i) => summaryPath(`shard-${i}`, 'households'));

@@ -94,7 +94,8 @@ describe('outlay score: Arrow inputs (CLI)', () => {
       await writeFile(join(dir, `${name}.arrow`), bytes);
       for (const format of ['arrow', 'csv']) {
         const out = join(dir, `${name}-${format}`);
-        const run = await score(join(dir, `${name}.arrow`), out, '--format', format);
+        // No batch to score: no worker thread to start either.
+        const run = await score(join(dir, `${name}.arrow`), out, '--format', format, '--workers', '0');
         expect(run.stderr, name).toBe('');
         expect(run.code, name).toBe(0);
         if (format === 'csv') {
@@ -145,7 +146,7 @@ describe('outlay score: Arrow inputs (CLI)', () => {
     expect(String(scored.schema.fields[3]!.type)).toBe('Dictionary<Int32, Utf8>');
     expect([...scored.getChild('colour')!]).toEqual(rows.map(({ colour }) => colour));
     // A stream has no footer to find a shard's batches by.
-    const sharded = await score(input, join(dir, 'replaced-shard'), '--shard', '1/2');
+    const sharded = await score(input, join(dir, 'replaced-shard'), '--shard', '1/2', '--workers', '0');
     expect(sharded.code).toBe(1);
     expect(sharded.stderr).toContain('is an Arrow IPC stream: --shard needs the IPC file format');
   });

@@ -6,6 +6,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
+  type CliRun,
   householdsCsv,
   killWhenCheckpointed,
   modelArgs,
@@ -20,23 +21,32 @@ let model: string;
 let input: string;
 const ROWS = 6_000;
 
-beforeAll(async () => {
-  dir = await tempDir('cli');
-  model = await writeTestArtifact(dir);
-  input = join(dir, 'households.csv');
-  await writeFile(input, householdsCsv(ROWS, { badEvery: 997 }));
-});
-
 const scoreArgs = (out: string, ...extra: string[]) => scoreArgsOf(input, out, model, ...extra);
 const outputsOf = async (out: string) => ({
   scored: await readFile(join(out, 'households.scored.csv')),
   rejects: await readFile(join(out, 'households.rejects.csv')),
 });
 
+/**
+ * One uninterrupted run on one worker, shared: its exit code and files are the first test's subject, the
+ * one-worker run of the thread comparison and the files every killed-and-resumed run must reproduce.
+ */
+const REFERENCE_ARGS = ['--workers', '1', '--batch-rows', '500'];
+let reference: { out: string; run: CliRun; files: Awaited<ReturnType<typeof outputsOf>> };
+
+beforeAll(async () => {
+  dir = await tempDir('cli');
+  model = await writeTestArtifact(dir);
+  input = join(dir, 'households.csv');
+  await writeFile(input, householdsCsv(ROWS, { badEvery: 997 }));
+  const out = join(dir, 'out-3');
+  const run = await runCli(scoreArgs(out, ...REFERENCE_ARGS));
+  reference = { out, run, files: await outputsOf(out) };
+});
+
 describe('outlay score (CLI)', () => {
   it('contract: a file with rejects → exit 3, prints the four output paths, counts reconcile in the summary', async () => {
-    const out = join(dir, 'out-3');
-    const run = await runCli(scoreArgs(out, '--workers', '1'));
+    const { out, run } = reference;
     expect(run.stderr).toBe('');
     expect(run.code).toBe(3);
     for (const file of ['scored.csv', 'rejects.csv', 'summary.json', 'report.html'])
@@ -79,8 +89,9 @@ describe('outlay score (CLI)', () => {
   });
 
   it('scenario: 1 and 3 workers and the main thread write byte-identical files', async () => {
-    const runs = [];
-    for (const workers of ['0', '1', '3']) {
+    // The reference ran on 1 worker with these batches (REFERENCE_ARGS).
+    const runs = [reference.files];
+    for (const workers of ['0', '3']) {
       const out = join(dir, `out-w${workers}`);
       await runCli(scoreArgs(out, '--workers', workers, '--batch-rows', '500'));
       runs.push(await outputsOf(out));
@@ -94,9 +105,8 @@ describe('outlay score (CLI)', () => {
   it('scenario: killed with SIGKILL at start-up, at its first checkpoint, a third and two thirds through, then resumed → files byte-identical to an uninterrupted run', async () => {
     const args = (out: string) =>
       scoreArgs(out, '--workers', '1', '--resume', '--checkpoint-every', '50', '--batch-rows', '256');
-    const reference = join(dir, 'out-ref');
-    await runCli(args(reference));
-    const expected = await outputsOf(reference);
+    // The shared uninterrupted run (its batches of 500 rows: the files do not depend on --batch-rows).
+    const expected = reference.files;
     // Kill points are read from the run's own checkpoint (rows done), not from a clock, so they land in
     // the same places however loaded the machine is.
     for (const [trial, rowsDone] of [0, 1, ROWS / 3, (2 * ROWS) / 3].entries()) {

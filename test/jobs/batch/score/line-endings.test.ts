@@ -30,7 +30,8 @@ async function score(name: string, text: string) {
   const input = join(dir, `${name}.csv`);
   await writeFile(input, text);
   const out = join(dir, name);
-  const run = await runCli(scoreArgs(input, out, model));
+  // On the main thread: worker threads are not what line endings are about.
+  const run = await runCli(scoreArgs(input, out, model, '--workers', '0'));
   return {
     code: run.code,
     scored: await readFile(join(out, `${name}.scored.csv`), 'utf8'),

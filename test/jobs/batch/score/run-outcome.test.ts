@@ -11,6 +11,10 @@ import { householdsCsv, runCli, scoreArgs, tempDir, writeTestArtifact } from './
 let dir: string;
 let model: string;
 
+/** `outlay score` arguments on the main thread: worker threads are not what an exit code is about. */
+const mainThreadArgs = (input: string, out: string, ...extra: string[]) =>
+  scoreArgs(input, out, model, '--workers', '0', ...extra);
+
 beforeAll(async () => {
   dir = await tempDir('outcome');
   model = await writeTestArtifact(dir);
@@ -20,11 +24,11 @@ beforeAll(async () => {
 async function singleAndMerged(name: string, csv: string) {
   const input = join(dir, `${name}.csv`);
   await writeFile(input, csv);
-  const single = await runCli(scoreArgs(input, join(dir, name, 'single'), model));
+  const single = await runCli(mainThreadArgs(input, join(dir, name, 'single')));
   const summaries = [];
   for (const shard of [1, 2]) {
     const out = join(dir, name, `shard-${shard}`);
-    const run = await runCli(scoreArgs(input, out, model, '--shard', `${shard}/2`));
+    const run = await runCli(mainThreadArgs(input, out, '--shard', `${shard}/2`));
     expect(run.code, run.stderr).not.toBe(1);
     summaries.push(join(out, `${name}.summary.json`));
   }
@@ -42,7 +46,7 @@ describe('outlay score and merge: the exit code of a published run', () => {
     expect(single.stdout).toContain('40 rows in, 0 scored, 40 rejected');
     expect(merged.code, merged.stderr).toBe(4);
     const allowed = ['--max-reject-rate', '1'];
-    expect((await runCli(scoreArgs(input, join(dir, 'all-bad', 'allowed'), model, ...allowed))).code).toBe(3);
+    expect((await runCli(mainThreadArgs(input, join(dir, 'all-bad', 'allowed'), ...allowed))).code).toBe(3);
     const out = join(dir, 'all-bad', 'merged-allowed');
     expect((await runCli(['merge', ...summaries, '--out', out, ...allowed])).code).toBe(3);
   });
@@ -55,7 +59,7 @@ describe('outlay score and merge: the exit code of a published run', () => {
   });
 
   it('a missing input file → exit 1, one line naming it, no stack trace', async () => {
-    const run = await runCli(scoreArgs(join(dir, 'nope.csv'), join(dir, 'nope'), model));
+    const run = await runCli(mainThreadArgs(join(dir, 'nope.csv'), join(dir, 'nope')));
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`outlay: input file ${join(dir, 'nope.csv')} does not exist\n`);
     expect(run.stderr).not.toMatch(/\n\s+at |node:/);

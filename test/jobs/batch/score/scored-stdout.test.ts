@@ -28,7 +28,8 @@ beforeAll(async () => {
 /** `outlay score` with the scored rows on standard output, `scored` spelling the flag. */
 const stdoutArgs = (out: string, ...scored: string[]) => [
   BIN,
-  ...scoreArgs(input, out, model, ...scored, '--format', 'arrow'),
+  // On the main thread: worker threads are not what the standard output is tested for.
+  ...scoreArgs(input, out, model, ...scored, '--format', 'arrow', '--workers', '0'),
 ];
 
 describe('outlay score --scored -', () => {
