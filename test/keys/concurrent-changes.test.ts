@@ -21,6 +21,7 @@ import { Compile } from '../../src/vendor/typebox.js';
 import { outcomeOf, spawnOutlay } from '../reliability/support/outlay-cli.js';
 import { createFakeEngine } from '../server/fake-engine.js';
 import { captureLogs } from '../server/helpers.js';
+import { sizedForRun } from '../support/full-tests.js';
 import {
   type RunningRedis,
   redisServerInstalled,
@@ -32,7 +33,7 @@ import {
  * 20 in CI's first pass (OUTLAY_FULL_TESTS=1, README), 8 in a maintainer's run: each is a Node process of
  * its own, and 8 writers starting together on two cores still contend for the store.
  */
-const CONCURRENT_CREATES = process.env.OUTLAY_FULL_TESTS === '1' ? 20 : 8;
+const CONCURRENT_CREATES = sizedForRun(20, 8);
 /** 22 Node processes starting at once on a shared 2-core machine: a bound on a stuck run, not a speed. */
 const RACE_TIMEOUT_MS = 600_000;
 const BUDGETS = '/v1.0/budgets/generate';

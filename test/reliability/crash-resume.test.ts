@@ -13,6 +13,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordFigures } from '../../bench/reliability/figures.js';
 import { Random } from '../../src/sample/random.js';
+import { sizedForRun } from '../support/full-tests.js';
 import { outcomeOf, runOutlay, spawnOutlay, writeSample } from './support/outlay-cli.js';
 import { finalFilesIn } from './support/score-outputs.js';
 
@@ -22,9 +23,7 @@ const ROWS = 12_000;
 const BAD_ROWS = 16;
 const CHECKPOINT_EVERY_MS = '100';
 /** 20 in CI's first pass (OUTLAY_FULL_TESTS=1, README), 8 in a maintainer's run. */
-const TARGET_KILLS = Number(
-  process.env.OUTLAY_RELIABILITY_KILLS ?? (process.env.OUTLAY_FULL_TESTS === '1' ? 20 : 8),
-);
+const TARGET_KILLS = Number(process.env.OUTLAY_RELIABILITY_KILLS ?? sizedForRun(20, 8));
 /** Two chains at least (one per worker setting) whatever the target. */
 const KILLS_PER_CHAIN = Math.ceil(TARGET_KILLS / 2);
 /**
