@@ -151,10 +151,7 @@ export function buildGeoResolver(data: GeoExtract): GeoResolver {
     const level = levelIn(covered, 'state', state);
     slotOfZip[Number(prefix)] = interner.slot({ level, state, cbsa: null, urban: null, rentIndex: 1 });
   }
-  unissuedToNational(slotOfZip, [
-    data.zips.map((row) => row.zip),
-    data.zip5States.map((row) => row.prefix),
-  ]);
+  unissuedToNational(slotOfZip, [data.zips.map((row) => row.zip), data.zip5States.map((row) => row.prefix)]);
   const rentIndex = new Map(data.rents.map((row) => [row.zip, row.rentIndex]));
   for (const { zip, state, cbsa, urban } of data.zips) {
     const level = levelIn(covered, 'zip', state);
