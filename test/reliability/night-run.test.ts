@@ -280,6 +280,28 @@ describe('outlay score: SIGTERM and SIGINT', SLOW, () => {
   });
 });
 
+describe('outlay score: a stop while standard input has no row to give', SLOW, () => {
+  it.each([
+    ['the main thread', args],
+    ['a worker thread', signalledArgs],
+  ])(
+    'SIGTERM with the writer holding back the rest, on %s → exit 143 at once, nothing published',
+    async (_, cli) => {
+      const out = join(dir, `stdin-held-${cli === args ? 0 : 1}`);
+      const run = start(cli('-', out));
+      run.child.stdin!.write(smallCsv.slice(0, smallCsv.indexOf('\n', smallCsv.length >> 1) + 1));
+      await until(join(out, '.stdin.scored.csv.partial'), run.exited);
+      run.child.kill('SIGTERM');
+      // The hang guard would give null: the stop must not wait for rows the writer never sends.
+      const stopped = await run.exited;
+      expect(stopped.code).toBe(143);
+      expect(stopped.stderr).toContain('interrupted by SIGTERM');
+      expect((await readdir(out)).filter((name) => !name.startsWith('.'))).toEqual([]);
+      run.child.stdin!.destroy();
+    },
+  );
+});
+
 describe('outlay score: exit codes and log lines', SLOW, () => {
   it('--max-reject-rate below the file rate → exit 4 with outputs published; at or above → exit 3', async () => {
     // One reject in 997 rows: a rate of about 0.001.

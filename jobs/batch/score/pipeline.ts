@@ -32,8 +32,7 @@ export async function scoreInOrder(
     await writer.write(await oldest.result, oldest.batch);
   };
   let seq = 0;
-  for await (const batch of source.batches()) {
-    if (stop?.aborted === true) break;
+  for await (const batch of untilStopped(source.batches(), stop)) {
     const selection = select(batch);
     if (selection !== null && selection.length === 0) {
       if (inFlight.length === 0) writer.skip(batch.firstRow + batch.length - 1);
@@ -50,4 +49,25 @@ export async function scoreInOrder(
     if (inFlight.length >= scorer.parallelBatches) await writeOldest();
   }
   while (inFlight.length > 0) await writeOldest();
+}
+
+/**
+ * The batches until `stop` is aborted, which ends the wait for the next one at once: a stop must not wait
+ * for input that may never come (standard input from a writer that is itself waiting). The read left
+ * pending ends when the job closes the source; its outcome is ignored.
+ */
+async function* untilStopped<T>(items: AsyncIterable<T>, stop: AbortSignal | undefined): AsyncGenerator<T> {
+  const iterator = items[Symbol.asyncIterator]();
+  const stopped = new Promise<undefined>((resolve) => {
+    if (stop?.aborted === true) resolve(undefined);
+    stop?.addEventListener('abort', () => resolve(undefined), { once: true });
+  });
+  for (;;) {
+    if (stop?.aborted === true) return;
+    const next = iterator.next();
+    next.catch(() => undefined);
+    const result = await Promise.race([next, stopped]);
+    if (result === undefined || result.done === true) return;
+    yield result.value;
+  }
 }
