@@ -222,7 +222,9 @@ describe('deploy/k8s/score-indexed-job.yaml, run as its pods would be, N = 3', (
           '--out',
           join(dir, 'single', name),
           '--no-progress',
-          ...(scoreContainer.args ?? []),
+          // On the main thread: with the first input's pods on two workers, also a check that the
+          // merged files do not depend on the threads.
+          ...withWorkers(scoreContainer.args, '0'),
         ],
         { encoding: 'utf8' },
       );
