@@ -48,6 +48,7 @@ const FINAL_FILES = [
 interface Reference {
   readonly scored: Buffer;
   readonly rejects: Buffer;
+  readonly columns: Buffer;
   readonly summary: unknown;
   readonly wallMs: number;
 }
@@ -91,7 +92,9 @@ async function incompleteFinalFiles(outDir: string): Promise<string[]> {
           ? bytes.equals(reference.rejects)
           : file === `${NAME}.summary.json`
             ? JSON.stringify(await summaryWithoutMeta(outDir)) === JSON.stringify(reference.summary)
-            : bytes.toString('utf8').trimEnd().endsWith('</html>');
+            : file === `${NAME}.columns.csv`
+              ? bytes.equals(reference.columns)
+              : bytes.toString('utf8').trimEnd().endsWith('</html>');
     if (!complete) incomplete.push(file);
   }
   return incomplete;
@@ -114,6 +117,7 @@ beforeAll(async () => {
   reference = {
     scored: await readFile(join(outDir, `${NAME}.scored.csv`)),
     rejects: await readFile(join(outDir, `${NAME}.rejects.csv`)),
+    columns: await readFile(join(outDir, `${NAME}.columns.csv`)),
     summary: await summaryWithoutMeta(outDir),
     wallMs: performance.now() - started,
   };
