@@ -8,7 +8,6 @@ import { type GeoExtract, NATIONAL, type StateRow } from './tables.js';
 import type { Geography, GeoLevel, GeoResolver, PriceParities, RppScope } from './types.js';
 
 const ZIP_SPACE = 100_000;
-const PREFIX_SPACE = ZIP_SPACE / 100;
 /** Slot of the national fallback, for ZIPs whose prefix no table assigns. */
 const NATIONAL_SLOT = 0;
 
@@ -35,8 +34,7 @@ interface Place {
 /** Builds each distinct Geography once; identical places share one frozen object. */
 class GeographyInterner {
   readonly geographies: Geography[] = [];
-  /** Slot by place (level, state, CBSA, urban) and rent index. */
-  private readonly slots = new Map<string, Map<number, number>>();
+  private readonly slots = new Map<string, number>();
   private readonly frozenRpps = new Map<PriceParities, PriceParities>();
   private readonly states: Map<string, StateRow>;
   private readonly national: StateRow;
@@ -56,17 +54,11 @@ class GeographyInterner {
   }
 
   slot(place: Place): number {
-    // The rent index is a Map key as a number: writing 41,000 of them into text keys was most of the build.
-    const key = `${place.level}|${place.state}|${place.cbsa}|${place.urban}`;
-    let byRent = this.slots.get(key);
-    if (byRent === undefined) {
-      byRent = new Map();
-      this.slots.set(key, byRent);
-    }
-    let slot = byRent.get(place.rentIndex);
+    const key = `${place.level}|${place.state}|${place.cbsa}|${place.urban}|${place.rentIndex}`;
+    let slot = this.slots.get(key);
     if (slot === undefined) {
       slot = this.geographies.push(this.geography(place)) - 1;
-      byRent.set(place.rentIndex, slot);
+      this.slots.set(key, slot);
     }
     return slot;
   }
@@ -108,22 +100,17 @@ class GeographyInterner {
  * unique ZIPs too): they go back to the national slot, which the engine refuses. Prefixes with no listed
  * ZIP (military mail) keep every code.
  */
-function unissuedToNational(slotOfZip: Uint16Array, listed: readonly string[][]): void {
-  // The first and last listed ZIP of each prefix, -1 while none is listed.
-  const first = new Int32Array(PREFIX_SPACE).fill(-1);
-  const last = new Int32Array(PREFIX_SPACE).fill(-1);
-  for (const zips of listed) {
-    for (const zip of zips) {
-      const value = Number(zip);
-      const prefix = Math.floor(value / 100);
-      if (first[prefix] === -1 || value < first[prefix]!) first[prefix] = value;
-      if (value > last[prefix]!) last[prefix] = value;
-    }
+function unissuedToNational(slotOfZip: Uint16Array, listed: readonly string[]): void {
+  const span = new Map<number, [number, number]>();
+  for (const zip of listed) {
+    const value = Number(zip);
+    const prefix = Math.floor(value / 100);
+    const [first, last] = span.get(prefix) ?? [value, value];
+    span.set(prefix, [Math.min(first, value), Math.max(last, value)]);
   }
-  for (let prefix = 0; prefix < PREFIX_SPACE; prefix++) {
-    if (first[prefix] === -1) continue;
-    slotOfZip.fill(NATIONAL_SLOT, prefix * 100, first[prefix]);
-    slotOfZip.fill(NATIONAL_SLOT, last[prefix]! + 1, prefix * 100 + 100);
+  for (const [prefix, [first, last]] of span) {
+    slotOfZip.fill(NATIONAL_SLOT, prefix * 100, first);
+    slotOfZip.fill(NATIONAL_SLOT, last + 1, prefix * 100 + 100);
   }
 }
 
@@ -151,7 +138,10 @@ export function buildGeoResolver(data: GeoExtract): GeoResolver {
     const level = levelIn(covered, 'state', state);
     slotOfZip[Number(prefix)] = interner.slot({ level, state, cbsa: null, urban: null, rentIndex: 1 });
   }
-  unissuedToNational(slotOfZip, [data.zips.map((row) => row.zip), data.zip5States.map((row) => row.prefix)]);
+  unissuedToNational(slotOfZip, [
+    ...data.zips.map((row) => row.zip),
+    ...data.zip5States.map((row) => row.prefix),
+  ]);
   const rentIndex = new Map(data.rents.map((row) => [row.zip, row.rentIndex]));
   for (const { zip, state, cbsa, urban } of data.zips) {
     const level = levelIn(covered, 'zip', state);
