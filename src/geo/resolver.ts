@@ -1,10 +1,18 @@
 /**
- * ZIP → Geography, built once from the parsed extract. Every possible ZIP (00000–99999) is resolved at
- * build time into a slot of a Uint16Array that points into a frozen array of shared Geography objects,
- * so `resolve` is an integer parse plus two array reads and allocates nothing.
+ * ZIP → Geography. Every possible ZIP (00000–99999) has a slot of a Uint16Array that points into an array
+ * of shared, frozen Geography objects, so `resolve` is an integer parse plus a few array reads and
+ * allocates nothing once its prefix is placed (`resolverOver`).
  */
 import { metroSizeOf } from './metro-size.js';
-import { type GeoExtract, NATIONAL, type StateRow } from './tables.js';
+import {
+  type GeoExtract,
+  groupedByPrefix,
+  NATIONAL,
+  type RowsByPrefix,
+  type StateRow,
+  type ZipRentRow,
+  type ZipRow,
+} from './tables.js';
 import type { Geography, GeoLevel, GeoResolver, PriceParities, RppScope } from './types.js';
 
 const ZIP_SPACE = 100_000;
@@ -41,7 +49,7 @@ class GeographyInterner {
   private readonly metroRpps: Map<string, PriceParities>;
   private readonly metroSizes: Map<string, number>;
 
-  constructor(data: GeoExtract) {
+  constructor(data: Pick<GeoExtract, 'states' | 'cbsas'>) {
     this.states = new Map(data.states.map((row) => [row.state, row]));
     const national = this.states.get(NATIONAL.state);
     if (national === undefined) throw new Error('geo extract: states table has no national (US) row');
@@ -58,6 +66,7 @@ class GeographyInterner {
     let slot = this.slots.get(key);
     if (slot === undefined) {
       slot = this.geographies.push(this.geography(place)) - 1;
+      if (slot > 0xffff) throw new Error('geo: too many distinct geographies for a Uint16 index');
       this.slots.set(key, slot);
     }
     return slot;
@@ -100,18 +109,10 @@ class GeographyInterner {
  * unique ZIPs too): they go back to the national slot, which the engine refuses. Prefixes with no listed
  * ZIP (military mail) keep every code.
  */
-function unissuedToNational(slotOfZip: Uint16Array, listed: readonly string[]): void {
-  const span = new Map<number, [number, number]>();
-  for (const zip of listed) {
-    const value = Number(zip);
-    const prefix = Math.floor(value / 100);
-    const [first, last] = span.get(prefix) ?? [value, value];
-    span.set(prefix, [Math.min(first, value), Math.max(last, value)]);
-  }
-  for (const [prefix, [first, last]] of span) {
-    slotOfZip.fill(NATIONAL_SLOT, prefix * 100, first);
-    slotOfZip.fill(NATIONAL_SLOT, last + 1, prefix * 100 + 100);
-  }
+function unissuedToNational(slotOfZip: Uint16Array, prefix: number, listed: readonly number[]): void {
+  if (listed.length === 0) return;
+  slotOfZip.fill(NATIONAL_SLOT, prefix * 100, Math.min(...listed));
+  slotOfZip.fill(NATIONAL_SLOT, Math.max(...listed) + 1, prefix * 100 + 100);
 }
 
 /**
@@ -121,12 +122,27 @@ function unissuedToNational(slotOfZip: Uint16Array, listed: readonly string[]): 
 const levelIn = (covered: ReadonlySet<string>, level: GeoLevel, state: string): GeoLevel =>
   covered.has(state) ? level : 'outside';
 
+/** The extract with its ZIP-level tables read a prefix at a time (`RowsByPrefix`). */
+export interface GeoSource extends Omit<GeoExtract, 'zips' | 'rents'> {
+  readonly zips: RowsByPrefix<ZipRow>;
+  readonly rents: RowsByPrefix<ZipRentRow>;
+}
+
+/** The resolver of an extract parsed whole. */
 export function buildGeoResolver(data: GeoExtract): GeoResolver {
+  return resolverOver({ ...data, zips: groupedByPrefix(data.zips), rents: groupedByPrefix(data.rents) });
+}
+
+/**
+ * The resolver of an extract. The prefix and exact-ZIP states are placed now; a prefix's ZIP rows the
+ * first time one of its codes is resolved or checked, each level overwriting the one before: prefix
+ * state, then exact-ZIP state, then unissued codes, then ZIP row.
+ */
+export function resolverOver(data: GeoSource): GeoResolver {
   const interner = new GeographyInterner(data);
   const covered = new Set(data.states.flatMap((row) => (row.state === NATIONAL.state ? [] : [row.state])));
   const slotOfZip = new Uint16Array(ZIP_SPACE).fill(NATIONAL_SLOT);
   const slotOfPrefix = new Map<string, number>();
-  // Coarse to fine, each level overwriting the one before: prefix state, then exact-ZIP state, then ZIP row.
   for (const { prefix, state } of data.zip3States) {
     const first = Number(prefix) * 100;
     const level = levelIn(covered, 'zip3', state);
@@ -134,37 +150,47 @@ export function buildGeoResolver(data: GeoExtract): GeoResolver {
     slotOfPrefix.set(prefix, slot);
     slotOfZip.fill(slot, first, first + 100);
   }
-  for (const { prefix, state } of data.zip5States) {
+  const exceptionsOf = new Map<number, number[]>();
+  for (const { prefix: zip, state } of data.zip5States) {
     const level = levelIn(covered, 'state', state);
-    slotOfZip[Number(prefix)] = interner.slot({ level, state, cbsa: null, urban: null, rentIndex: 1 });
+    slotOfZip[Number(zip)] = interner.slot({ level, state, cbsa: null, urban: null, rentIndex: 1 });
+    const zipPrefix = Math.floor(Number(zip) / 100);
+    exceptionsOf.set(zipPrefix, [...(exceptionsOf.get(zipPrefix) ?? []), Number(zip)]);
   }
-  unissuedToNational(slotOfZip, [
-    ...data.zips.map((row) => row.zip),
-    ...data.zip5States.map((row) => row.prefix),
-  ]);
-  const rentIndex = new Map(data.rents.map((row) => [row.zip, row.rentIndex]));
-  for (const { zip, state, cbsa, urban } of data.zips) {
-    const level = levelIn(covered, 'zip', state);
-    // A territory's rent index places a ZIP within the territory, not against the national level it is priced at.
-    const rent = level === 'zip' ? (rentIndex.get(zip) ?? 1) : 1;
-    slotOfZip[Number(zip)] = interner.slot({ level, state, cbsa, urban, rentIndex: rent });
-  }
-  if (interner.geographies.length > 0xffff)
-    throw new Error('geo: too many distinct geographies for a Uint16 index');
-  const geographies = Object.freeze(interner.geographies);
+  const placed = new Uint8Array(ZIP_SPACE / 100);
+  const placeZips = (prefix: number) => {
+    placed[prefix] = 1;
+    const zips = data.zips.rowsOf(prefix);
+    const listed = [...zips.map((row) => Number(row.zip)), ...(exceptionsOf.get(prefix) ?? [])];
+    unissuedToNational(slotOfZip, prefix, listed);
+    const rentIndex = new Map(data.rents.rowsOf(prefix).map((row) => [row.zip, row.rentIndex]));
+    for (const { zip, state, cbsa, urban } of zips) {
+      const level = levelIn(covered, 'zip', state);
+      // A territory's rent index places a ZIP within the territory, not against the national level it is priced at.
+      const rent = level === 'zip' ? (rentIndex.get(zip) ?? 1) : 1;
+      slotOfZip[Number(zip)] = interner.slot({ level, state, cbsa, urban, rentIndex: rent });
+    }
+  };
+  /** The slot of a code 0–99999, its prefix's ZIP rows placed first. */
+  const slotOf = (zip: number): number => {
+    const prefix = Math.floor(zip / 100);
+    if (placed[prefix] === 0) placeZips(prefix);
+    return slotOfZip[zip]!;
+  };
+  const { geographies } = interner;
   const national = geographies[NATIONAL_SLOT]!;
 
   return {
     resolve(zip5: string): Geography {
       const zip = zipNumber(zip5);
-      if (zip >= 0) return geographies[slotOfZip[zip]!]!;
+      if (zip >= 0) return geographies[slotOf(zip)]!;
       // A 3-digit prefix alone (a batch row's ZIP3): the fallback of an unknown ZIP in it, its state.
       const prefixSlot = zip5.length === 3 ? slotOfPrefix.get(zip5) : undefined;
       return prefixSlot === undefined ? national : geographies[prefixSlot]!;
     },
     knows(zip5: string): boolean {
       const zip = zipNumber(zip5);
-      return zip >= 0 && slotOfZip[zip] !== NATIONAL_SLOT;
+      return zip >= 0 && slotOf(zip) !== NATIONAL_SLOT;
     },
     resolvePrefix(zip3: string): Geography | undefined {
       const slot = slotOfPrefix.get(zip3);

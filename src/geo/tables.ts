@@ -220,12 +220,94 @@ export function formatTable<Row>(table: TableCodec<Row>, rows: readonly Row[]): 
   return `${lines.join('\n')}\n`;
 }
 
-export function parseTable<Row>(table: TableCodec<Row>, text: string, fileName: string): Row[] {
-  const lines = text.split('\n');
-  if (lines.pop() !== '') throw new Error(`geo extract ${fileName}: does not end with a newline`);
-  const header = lines.shift();
+/** Where the data lines of a table's text start, after checking its header and final newline. */
+function bodyStart<Row>(table: TableCodec<Row>, text: string, fileName: string): number {
+  if (!text.endsWith('\n')) throw new Error(`geo extract ${fileName}: does not end with a newline`);
+  const headerEnd = text.indexOf('\n');
+  const header = text.slice(0, headerEnd);
   if (header !== table.columns.join('\t')) {
     throw new Error(`geo extract ${fileName}: expected columns ${table.columns.join(',')}, got ${header}`);
   }
-  return lines.map((line) => table.fromCells(line.split('\t')));
+  return headerEnd + 1;
+}
+
+const TAB = 9;
+
+export function parseTable<Row>(table: TableCodec<Row>, text: string, fileName: string): Row[] {
+  const start = bodyStart(table, text, fileName);
+  if (start === text.length) return [];
+  return text
+    .slice(start, -1)
+    .split('\n')
+    .map((line) => table.fromCells(line.split('\t')));
+}
+
+/**
+ * The rows of one 3-digit prefix of a ZIP-keyed table (zips.tsv, zip_rents.tsv). The resolver asks for a
+ * prefix's rows the first time it resolves a ZIP of that prefix, so a run parses only the prefixes its
+ * rows use: parsing and placing all 41,000 ZIPs took about a quarter of the CPU of `outlay score` on a
+ * small file (docs/fast-paths.md).
+ */
+export interface RowsByPrefix<Row> {
+  rowsOf(prefix: number): readonly Row[];
+}
+
+const PREFIX_COUNT = 1000;
+const ZIP_LENGTH = 5;
+
+/** The 3-digit prefix of the 5 digits at `start` of `text`, or -1 when they are not 5 digits. */
+function prefixAt(text: string, start: number): number {
+  let value = 0;
+  for (let i = start; i < start + ZIP_LENGTH; i++) {
+    const digit = text.charCodeAt(i) - 48;
+    if (!(digit >= 0 && digit <= 9)) return -1;
+    value = value * 10 + digit;
+  }
+  return Math.floor(value / 100);
+}
+
+/** Rows already parsed (a hand-made extract, a test's), grouped by the prefix of their ZIP. */
+export function groupedByPrefix<Row extends { readonly zip: string }>(
+  rows: readonly Row[],
+): RowsByPrefix<Row> {
+  const groups = new Map<number, Row[]>();
+  for (const row of rows) {
+    const prefix = row.zip.length === ZIP_LENGTH ? prefixAt(row.zip, 0) : -1;
+    const group = groups.get(prefix);
+    if (group === undefined) groups.set(prefix, [row]);
+    else group.push(row);
+  }
+  return { rowsOf: (prefix) => groups.get(prefix) ?? [] };
+}
+
+/**
+ * A ZIP-keyed table's text, parsed a prefix at a time. The header, the final newline and the start of
+ * every line (a 5-digit ZIP and a tab, in ZIP order, so that a prefix's lines are one run) are checked
+ * now; a line's cells when its prefix is first asked for. test/geo parses the committed files whole.
+ */
+export function prefixIndexedTable<Row>(
+  table: TableCodec<Row>,
+  text: string,
+  fileName: string,
+): RowsByPrefix<Row> {
+  const from = new Int32Array(PREFIX_COUNT);
+  const to = new Int32Array(PREFIX_COUNT);
+  let previous = -1;
+  let line = 2;
+  for (let start = bodyStart(table, text, fileName); start < text.length; line++) {
+    const end = text.indexOf('\n', start);
+    const prefix = text.charCodeAt(start + ZIP_LENGTH) === TAB ? prefixAt(text, start) : -1;
+    if (prefix < 0)
+      throw new Error(`geo extract ${fileName}: line ${line} does not start with a 5-digit ZIP`);
+    if (prefix < previous) throw new Error(`geo extract ${fileName}: line ${line} is out of ZIP order`);
+    if (prefix !== previous) from[prefix] = start;
+    to[prefix] = end;
+    previous = prefix;
+    start = end + 1;
+  }
+  const linesOf = (prefix: number) => text.slice(from[prefix], to[prefix]).split('\n');
+  return {
+    rowsOf: (prefix) =>
+      from[prefix] === to[prefix] ? [] : linesOf(prefix).map((row) => table.fromCells(row.split('\t'))),
+  };
 }
