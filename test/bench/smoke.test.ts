@@ -13,9 +13,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BENCHMARKS_DOC, benchScript } from '../../bench/lib/paths.js';
 import { FIGURES, readResult } from '../../bench/lib/result.js';
 import { shippedNodeMajor } from '../../bench/lib/runtime.js';
+import { FULL_TESTS } from '../support/full-tests.js';
 
 const run = promisify(execFile);
-const full = process.env.OUTLAY_FULL_TESTS === '1';
+const full = FULL_TESTS;
 const valgrind = spawnSync('sh', ['-c', 'command -v valgrind callgrind_control']).status === 0;
 let resultsDir: string;
 

@@ -10,9 +10,10 @@ import { stringify } from 'csv-stringify/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_REASONS } from '../../../../src/engine/reasons.js';
 import { codeCell, docsTable } from '../../../engine/scores-doc.js';
+import { sizedForRun } from '../../../support/full-tests.js';
 import { runCli, tempDir } from './helpers.js';
 
-const ROWS = process.env.OUTLAY_FULL_TESTS === '1' ? 20_000 : 5_000;
+const ROWS = sizedForRun(20_000, 5_000);
 /** $500 a month of other debt payments, annual as the batch reads amounts. */
 const EXTRA_DEBT = 6_000;
 

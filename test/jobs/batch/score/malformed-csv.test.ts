@@ -5,13 +5,14 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { sizedForRun } from '../../../support/full-tests.js';
 import { runCli, scoreArgs, tempDir, writeTestArtifact } from './helpers.js';
 
 /**
  * About 4 MB with OUTLAY_FULL_TESTS=1 (CI's first pass, README): the bad byte sits dozens of 64 KiB read
  * chunks in, far from where the stray quote is. About 1 MB in a maintainer's run: a dozen chunks in.
  */
-const ROWS = process.env.OUTLAY_FULL_TESTS === '1' ? 60_000 : 15_000;
+const ROWS = sizedForRun(60_000, 15_000);
 const QUOTE_LINE = 1001;
 const BYTE_LINE = (ROWS * 5) / 6 + 1;
 
