@@ -10,12 +10,15 @@
  * REFRESH_MS). A live holder on this host is never taken over, however old its lock: a process paused by
  * SIGSTOP, a debugger or a suspended VM refreshes nothing, and resumes writing where it stopped.
  *
+ * A run killed while creating its lock leaves the file it writes the lock from (`tryCreate`); the next run
+ * to take the lock removes it once its writer is gone, by the same rules.
+ *
  * A holder on another host can still lose its lock that way, so a run confirms it still holds its lock
  * right before publishing, and publishes nothing (LockLost) if it does not; it then leaves the files
  * and the lock of the output set alone, since they are the other run's.
  * Hand-written: the lock libraries on npm (proper-lockfile) do not record the holder the refusal must name.
  */
-import { link, readFile, stat, unlink, utimes, writeFile } from 'node:fs/promises';
+import { link, readdir, readFile, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
@@ -62,6 +65,7 @@ export async function lockOutputs(outDir: string, name: string, logger: Logger):
     // Two runs finding the same stale lock at once: only one creates the new one.
     if (!(await tryCreate(path, holder))) throw new Error(refusal(path, await readHolder(path)));
   }
+  await removeLeftovers(outDir, name);
   const refresh = setInterval(() => {
     const now = new Date();
     utimes(path, now, now).catch(() => undefined);
@@ -89,7 +93,7 @@ const sameHolder = (a: Holder | undefined, b: Holder) =>
  * otherwise leave an empty lock, which names no one and cannot be checked for a live holder.
  */
 async function tryCreate(path: string, holder: Holder): Promise<boolean> {
-  const written = `${path}.${process.pid}`;
+  const written = `${path}.${holder.host}.${holder.pid}`;
   await writeFile(written, `${JSON.stringify(holder)}\n`);
   try {
     await link(written, path);
@@ -99,6 +103,22 @@ async function tryCreate(path: string, holder: Holder): Promise<boolean> {
     throw error;
   } finally {
     await unlink(written).catch(() => undefined);
+  }
+}
+
+/**
+ * Removes what a run killed inside `tryCreate` left beside the lock: its `.<name>.lock.<host>.<pid>` file,
+ * whose name says whose it is (it may be empty, killed before writing). A file of a live run, or of one on
+ * another host refreshed within STALE_MS, is that run's own creation under way and stays.
+ */
+async function removeLeftovers(outDir: string, name: string): Promise<void> {
+  const prefix = `.${name}.lock.`;
+  for (const entry of await readdir(outDir)) {
+    const writer = entry.startsWith(prefix) ? /^(.+)\.(\d+)$/.exec(entry.slice(prefix.length)) : null;
+    if (writer === null) continue;
+    const file = join(outDir, entry);
+    const holder: Holder = { host: writer[1]!, pid: Number(writer[2]), startedAt: '' };
+    if (await isStale(file, holder)) await unlink(file).catch(() => undefined);
   }
 }
 
