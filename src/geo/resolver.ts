@@ -12,6 +12,7 @@ import {
   type StateRow,
   type ZipRentRow,
   type ZipRow,
+  zipValueAt,
 } from './tables.js';
 import type { Geography, GeoLevel, GeoResolver, PriceParities, RppScope } from './types.js';
 
@@ -20,16 +21,7 @@ const ZIP_SPACE = 100_000;
 const NATIONAL_SLOT = 0;
 
 /** 0–99999 for a 5-digit string, else -1. */
-function zipNumber(zip5: string): number {
-  if (zip5.length !== 5) return -1;
-  let value = 0;
-  for (let i = 0; i < 5; i++) {
-    const digit = zip5.charCodeAt(i) - 48;
-    if (digit < 0 || digit > 9) return -1;
-    value = value * 10 + digit;
-  }
-  return value;
-}
+const zipNumber = (zip5: string): number => (zip5.length === 5 ? zipValueAt(zip5, 0) : -1);
 
 interface Place {
   readonly level: GeoLevel;
@@ -130,7 +122,12 @@ export interface GeoSource extends Omit<GeoExtract, 'zips' | 'rents'> {
 
 /** The resolver of an extract parsed whole. */
 export function buildGeoResolver(data: GeoExtract): GeoResolver {
-  return resolverOver({ ...data, zips: groupedByPrefix(data.zips), rents: groupedByPrefix(data.rents) });
+  const zipOf = (row: { readonly zip: string }) => row.zip;
+  return resolverOver({
+    ...data,
+    zips: groupedByPrefix(data.zips, zipOf),
+    rents: groupedByPrefix(data.rents, zipOf),
+  });
 }
 
 /**
@@ -150,19 +147,17 @@ export function resolverOver(data: GeoSource): GeoResolver {
     slotOfPrefix.set(prefix, slot);
     slotOfZip.fill(slot, first, first + 100);
   }
-  const exceptionsOf = new Map<number, number[]>();
   for (const { prefix: zip, state } of data.zip5States) {
     const level = levelIn(covered, 'state', state);
     slotOfZip[Number(zip)] = interner.slot({ level, state, cbsa: null, urban: null, rentIndex: 1 });
-    const zipPrefix = Math.floor(Number(zip) / 100);
-    exceptionsOf.set(zipPrefix, [...(exceptionsOf.get(zipPrefix) ?? []), Number(zip)]);
   }
+  const exceptions = groupedByPrefix(data.zip5States, (row) => row.prefix);
   const placed = new Uint8Array(ZIP_SPACE / 100);
   const placeZips = (prefix: number) => {
     placed[prefix] = 1;
     const zips = data.zips.rowsOf(prefix);
-    const listed = [...zips.map((row) => Number(row.zip)), ...(exceptionsOf.get(prefix) ?? [])];
-    unissuedToNational(slotOfZip, prefix, listed);
+    const listed = [...zips.map((row) => row.zip), ...exceptions.rowsOf(prefix).map((row) => row.prefix)];
+    unissuedToNational(slotOfZip, prefix, listed.map(Number));
     const rentIndex = new Map(data.rents.rowsOf(prefix).map((row) => [row.zip, row.rentIndex]));
     for (const { zip, state, cbsa, urban } of zips) {
       const level = levelIn(covered, 'zip', state);

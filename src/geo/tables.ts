@@ -255,24 +255,26 @@ export interface RowsByPrefix<Row> {
 const PREFIX_COUNT = 1000;
 const ZIP_LENGTH = 5;
 
-/** The 3-digit prefix of the 5 digits at `start` of `text`, or -1 when they are not 5 digits. */
-function prefixAt(text: string, start: number): number {
+/** The number 0–99999 that the 5 characters at `start` of `text` write, or -1 when they are not 5 digits. */
+export function zipValueAt(text: string, start: number): number {
   let value = 0;
   for (let i = start; i < start + ZIP_LENGTH; i++) {
     const digit = text.charCodeAt(i) - 48;
     if (!(digit >= 0 && digit <= 9)) return -1;
     value = value * 10 + digit;
   }
-  return Math.floor(value / 100);
+  return value;
 }
 
-/** Rows already parsed (a hand-made extract, a test's), grouped by the prefix of their ZIP. */
-export function groupedByPrefix<Row extends { readonly zip: string }>(
-  rows: readonly Row[],
-): RowsByPrefix<Row> {
+/** The 3-digit prefix of a 5-digit ZIP, or -1 for a string that is not one. */
+const prefixOfZip = (zip: string): number =>
+  zip.length === ZIP_LENGTH ? Math.floor(zipValueAt(zip, 0) / 100) : -1;
+
+/** Rows already parsed (a hand-made extract, a test's), grouped by the prefix of the ZIP `zipOf` reads. */
+export function groupedByPrefix<Row>(rows: readonly Row[], zipOf: (row: Row) => string): RowsByPrefix<Row> {
   const groups = new Map<number, Row[]>();
   for (const row of rows) {
-    const prefix = row.zip.length === ZIP_LENGTH ? prefixAt(row.zip, 0) : -1;
+    const prefix = prefixOfZip(zipOf(row));
     const group = groups.get(prefix);
     if (group === undefined) groups.set(prefix, [row]);
     else group.push(row);
@@ -296,7 +298,8 @@ export function prefixIndexedTable<Row>(
   let line = 2;
   for (let start = bodyStart(table, text, fileName); start < text.length; line++) {
     const end = text.indexOf('\n', start);
-    const prefix = text.charCodeAt(start + ZIP_LENGTH) === TAB ? prefixAt(text, start) : -1;
+    const prefix =
+      text.charCodeAt(start + ZIP_LENGTH) === TAB ? Math.floor(zipValueAt(text, start) / 100) : -1;
     if (prefix < 0)
       throw new Error(`geo extract ${fileName}: line ${line} does not start with a 5-digit ZIP`);
     if (prefix < previous) throw new Error(`geo extract ${fileName}: line ${line} is out of ZIP order`);
