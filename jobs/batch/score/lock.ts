@@ -114,10 +114,12 @@ async function tryCreate(path: string, holder: Holder): Promise<boolean> {
 async function removeLeftovers(outDir: string, name: string): Promise<void> {
   const prefix = `.${name}.lock.`;
   for (const entry of await readdir(outDir)) {
-    const writer = entry.startsWith(prefix) ? /^(.+)\.(\d+)$/.exec(entry.slice(prefix.length)) : null;
+    // `<pid>` alone: the name earlier versions wrote, whose holder only the content tells.
+    const writer = entry.startsWith(prefix) ? /^(?:(.+)\.)?(\d+)$/.exec(entry.slice(prefix.length)) : null;
     if (writer === null) continue;
     const file = join(outDir, entry);
-    const holder: Holder = { host: writer[1]!, pid: Number(writer[2]), startedAt: '' };
+    const [, host, pid] = writer;
+    const holder = host === undefined ? await readHolder(file) : { host, pid: Number(pid) };
     if (await isStale(file, holder)) await unlink(file).catch(() => undefined);
   }
 }
@@ -131,7 +133,7 @@ async function readHolder(path: string): Promise<Holder | undefined> {
   }
 }
 
-async function isStale(path: string, holder: Holder | undefined): Promise<boolean> {
+async function isStale(path: string, holder: Pick<Holder, 'host' | 'pid'> | undefined): Promise<boolean> {
   if (holder !== undefined && holder.host === hostname()) return !processExists(holder.pid);
   const modified = await stat(path).then(
     (s) => s.mtimeMs,

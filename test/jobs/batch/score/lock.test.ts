@@ -44,6 +44,12 @@ describe('lockOutputs, files left by a run killed while creating its lock', () =
     expect(await lockBeside({ [fresh]: '', [old]: '' }, [old])).toEqual(['.out.lock', fresh]);
   });
 
+  it('a file named by pid alone (earlier versions) whose content names an exited process of this host → removed', async () => {
+    const pid = deadPid();
+    const holder = { pid, host: hostname(), startedAt: new Date().toISOString() };
+    expect(await lockBeside({ [`.out.lock.${pid}`]: `${JSON.stringify(holder)}\n` })).toEqual(['.out.lock']);
+  });
+
   it('files of other output sets and names that are not a leftover → kept', async () => {
     const other = `.in.lock.${hostname()}.${deadPid()}`;
     const notPid = '.out.lock.notes';
