@@ -67,7 +67,8 @@ function writeSizeFreeTerms(u: number, age: number | undefined, out: Float64Arra
   out[at + 2] = u * u;
   const hats = at + 3;
   const last = AGE_KNOTS.length - 1;
-  out.fill(0, hats, hats + last);
+  // A loop, not `fill`: a call of the builtin cost more than the weights' logits (instruction counts).
+  for (let j = 0; j < last; j++) out[hats + j] = 0;
   if (age !== undefined && age > AGE_KNOTS[0]) writeAgeHats(age, out, hats);
   out[hats + last] = a * u;
 }
@@ -106,6 +107,10 @@ export type CompositionTables = Pick<
  * when the type is given (or the household has one member), else P(t | known fields). The model
  * multiplies Σ_t weight_t · f_t into its category loop, so the mixture costs no pass of its own; with
  * one-hot weights the sum is the given type's factor exactly (the other terms add +0).
+ *
+ * The needs' lift weighs a profile at every size below its own (needs.ts), so the logits' sums over the
+ * terms that do not depend on the size are taken once per profile (`prepare`) and continued, in term
+ * order, for each size (`weighAtSize`): the same doubles as one sum per size.
  */
 export class CompositionWeigher {
   /** Factor per category and type, [category × 3 + type] in HOUSEHOLD_TYPES order (the artifact's layout). */
@@ -116,6 +121,8 @@ export class CompositionWeigher {
   private readonly terms = new Float64Array(COMPOSITION_TERMS);
   private readonly tables: CompositionTables;
   private readonly uMax: number;
+  /** The prepared profile's: each stage's sum over the size-free terms, a and the owner term. */
+  private readonly prepared = { married: 0, oneParent: 0, a: 0, owner: 0, marriedStage: 0 };
 
   constructor(tables: CompositionTables) {
     this.tables = tables;
@@ -128,17 +135,39 @@ export class CompositionWeigher {
   weigh(profile: Profile, u: number): void {
     const members = profile.household_members;
     if (profile.household_type !== undefined) this.weighGiven(TYPE_INDEX[profile.household_type]);
-    else if (members === undefined || !Number.isFinite(members)) this.weighByLogits(profile, u, undefined);
-    else this.weighAtSize(profile, u, members);
+    else if (members === undefined || !Number.isFinite(members)) this.weighUnknownSize(profile, u);
+    else {
+      this.prepare(profile, u);
+      this.weighAtSize(members);
+    }
+  }
+
+  /** Readies `weighAtSize` for a profile without household_type with ln take-home `u`. */
+  prepare(profile: Profile, u: number): void {
+    const { prepared } = this;
+    const ageKnown = this.writeSizeFreeTerms(profile, u);
+    prepared.marriedStage = compositionPattern(ageKnown, true, profile.is_homeowner !== undefined) * STAGES;
+    prepared.married = this.logitSum(prepared.marriedStage, 0, SIZE_TERMS_AT, 0);
+    prepared.oneParent = this.logitSum(prepared.marriedStage + 1, 0, SIZE_TERMS_AT, 0);
+    prepared.a = ageTerm(this.clampedAge(profile));
+    prepared.owner = ownerTerm(profile.is_homeowner);
   }
 
   /**
-   * Sets `weights` as `weigh` would for a profile without household_type that had `members` members
-   * instead of its own (the needs' lift weighs every smaller size).
+   * Sets `weights` as `weigh` would for the prepared profile had it `members` members instead of its own
+   * (the needs' lift weighs every smaller size).
    */
-  weighAtSize(profile: Profile, u: number, members: number): void {
-    if (members <= 1) this.weighSingle();
-    else this.weighByLogits(profile, u, Math.min(members, this.tables.sizeMax));
+  weighAtSize(members: number): void {
+    if (members <= 1) {
+      this.weighSingle();
+      return;
+    }
+    const { prepared, terms } = this;
+    writeSizeTerms(prepared.a, sizeTerm(Math.min(members, this.tables.sizeMax)), prepared.owner, terms, 0);
+    this.weighByStages(
+      this.logitSum(prepared.marriedStage, SIZE_TERMS_AT, COMPOSITION_TERMS, prepared.married),
+      this.logitSum(prepared.marriedStage + 1, SIZE_TERMS_AT, COMPOSITION_TERMS, prepared.oneParent),
+    );
   }
 
   /** The weights of a household of one, single by definition. */
@@ -151,30 +180,52 @@ export class CompositionWeigher {
     for (let t = 0; t < this.weights.length; t++) this.weights[t] = t === given ? 1 : 0;
   }
 
-  /** P(t | known fields) from the two stages' logits over the profile's terms; `size` undefined: not known. */
-  private weighByLogits(profile: Profile, u: number, size: number | undefined): void {
-    const { age: givenAge, is_homeowner: isHomeowner } = profile;
-    const { ageMin, ageMax, incomeGrid } = this.tables;
-    const ageKnown = givenAge !== undefined && Number.isFinite(givenAge);
-    const age = ageKnown ? Math.min(Math.max(givenAge, ageMin), ageMax) : undefined;
+  /** P(t | known fields) for a profile whose household size is not known. */
+  private weighUnknownSize(profile: Profile, u: number): void {
+    const ageKnown = this.writeSizeFreeTerms(profile, u);
+    const age = this.clampedAge(profile);
+    writeSizeTerms(ageTerm(age), sizeTerm(undefined), ownerTerm(profile.is_homeowner), this.terms, 0);
+    const marriedStage = compositionPattern(ageKnown, false, profile.is_homeowner !== undefined) * STAGES;
+    this.weighByStages(
+      this.logitSum(marriedStage, 0, COMPOSITION_TERMS, 0),
+      this.logitSum(marriedStage + 1, 0, COMPOSITION_TERMS, 0),
+    );
+  }
+
+  /** The terms before the size's, into `terms`; returns whether the age is known. */
+  private writeSizeFreeTerms(profile: Profile, u: number): boolean {
+    const { incomeGrid } = this.tables;
     const clampedU = Math.min(Math.max(u, incomeGrid.uMin), this.uMax);
-    compositionTerms(clampedU, age, size, isHomeowner, this.terms, 0);
-    const marriedAt =
-      compositionPattern(ageKnown, size !== undefined, isHomeowner !== undefined) *
-      STAGES *
-      COMPOSITION_TERMS;
-    const pMarried = logisticOf(this.logitSum(marriedAt));
-    const pOneParent = (1 - pMarried) * logisticOf(this.logitSum(marriedAt + COMPOSITION_TERMS));
+    const age = this.clampedAge(profile);
+    writeSizeFreeTerms(clampedU, age, this.terms, 0);
+    return age !== undefined;
+  }
+
+  /** The profile's age clamped to the ages the fit saw, undefined when not known. */
+  private clampedAge(profile: Profile): number | undefined {
+    const age = profile.age;
+    if (age === undefined || !Number.isFinite(age)) return undefined;
+    return Math.min(Math.max(age, this.tables.ageMin), this.tables.ageMax);
+  }
+
+  /** The weights from the two stages' logits: P(married couple), then P(one parent | not married). */
+  private weighByStages(marriedLogit: number, oneParentLogit: number): void {
+    const pMarried = logisticOf(marriedLogit);
+    const pOneParent = (1 - pMarried) * logisticOf(oneParentLogit);
     this.weights[TYPE_INDEX.married_couple] = pMarried;
     this.weights[TYPE_INDEX.one_parent] = pOneParent;
     this.weights[SINGLE] = 1 - pMarried - pOneParent;
   }
 
-  /** Σ_j logit[stageAt + j] · terms[j], in term order. */
-  private logitSum(stageAt: number): number {
-    let sum = 0;
-    for (let j = 0; j < COMPOSITION_TERMS; j++) sum += this.logit[stageAt + j]! * this.terms[j]!;
-    return sum;
+  /**
+   * A stage's logit sum continued over terms `from` … `to` − 1: `sum` + Σ_j logit[j] · terms[j] in term
+   * order, the stage's logits being those of row `stage` (pattern × STAGES + stage).
+   */
+  private logitSum(stage: number, from: number, to: number, sum: number): number {
+    const at = stage * COMPOSITION_TERMS;
+    let total = sum;
+    for (let j = from; j < to; j++) total += this.logit[at + j]! * this.terms[j]!;
+    return total;
   }
 }
 

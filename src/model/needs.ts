@@ -67,11 +67,11 @@ export function needsLifter(
     return s === 1 ? 0 : s;
   }
 
-  /** Into `best`, each needs category's highest level at 1 … s − 1 members, for the profile. */
-  function writeBest(profile: Profile, u: number, s: number): void {
+  /** Into `best`, each needs category's highest level at 1 … s − 1 members, for the prepared profile. */
+  function writeBest(s: number): void {
     for (let k = 0; k < NEEDS_INDEX.length; k++) best[k] = oneMember[k]!;
     for (let m = 2; m < s; m++) {
-      weigher.weighAtSize(profile, u, m);
+      weigher.weighAtSize(m);
       for (let k = 0; k < NEEDS_INDEX.length; k++) best[k] = Math.max(best[k]!, level(NEEDS_INDEX[k]!, m));
     }
   }
@@ -83,8 +83,9 @@ export function needsLifter(
       weigher.weigh(profile, u);
       return;
     }
-    writeBest(profile, u, s);
-    weigher.weighAtSize(profile, u, profile.household_members!);
+    weigher.prepare(profile, u);
+    writeBest(s);
+    weigher.weighAtSize(profile.household_members!);
     for (let k = 0; k < NEEDS_INDEX.length; k++) {
       const c = NEEDS_INDEX[k]!;
       const here = level(c, s);
