@@ -1,10 +1,10 @@
 /**
  * Evaluates the spending model for one profile from the artifact's precomputed tables. Per call: a log, a
  * few logistic terms and, per category, an income interpolation per tenure class, the demographic factor
- * (two interpolations), the household-type mixture (composition.ts), the needs lift (needs.ts) and the
- * place's price factors (price.ts), which are computed once per distinct place. Written plainly: the
- * engine is a few percent of a batch row's cost (docs/fast-paths.md). Nothing is allocated per call once a
- * place has been seen.
+ * (two interpolations, tabled once for every whole age and size), the household-type mixture
+ * (composition.ts), the needs lift (needs.ts) and the place's price factors (price.ts), which are computed
+ * once per distinct place. docs/fast-paths.md says what the tables save. Nothing is allocated per call once
+ * a place has been seen.
  */
 import { CATEGORY_COUNT, OTHER_DEBT_INDEX, SAVINGS_INDEX } from '../contract/categories.js';
 import { METRO_SIZE_CLASSES } from '../geo/metro-size.js';
@@ -325,9 +325,12 @@ class DemographicFactors {
   constructor(private readonly tables: PredictionTables) {
     const { ageMin, ageMax, sizeMax, n } = tables;
     const noGrid: GridPosition = { u: 0, interval: 0, fraction: 0 };
+    // One buffer for all rows, so that they lie side by side in memory.
+    const buffer = new Float64Array((ageMax - ageMin + 1) * sizeMax * n);
     for (let age = ageMin; age <= ageMax; age++) {
       for (let size = 1; size <= sizeMax; size++) {
-        const row = new Float64Array(n);
+        const at = this.whole.length * n;
+        const row = buffer.subarray(at, at + n);
         writeDemographicFactors(tables, { net_annual_income: 0, age, household_members: size }, noGrid, row);
         this.whole.push(row);
       }
