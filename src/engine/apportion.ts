@@ -28,9 +28,9 @@ const HALF = FRACTION_STEPS / 2;
 const SKIPPED = -1;
 
 /**
- * Each category's quantised fraction (NaN from a NaN quota, which no comparison chooses), or SKIPPED. Scratch shared by every apportionment: one apportionment's steps never
- * interleave with another's (nothing between them yields), and each worker thread has its own module
- * instance.
+ * Each category's quantised fraction (NaN from a NaN quota, which no comparison chooses), or SKIPPED.
+ * Scratch shared by every apportionment: one apportionment's steps never interleave with another's
+ * (nothing between them yields), and each worker thread has its own module instance.
  */
 const fractions = new Float64Array(CATEGORY_COUNT);
 
