@@ -145,11 +145,12 @@ export class CompositionWeigher {
   /** Readies `weighAtSize` for a profile without household_type with ln take-home `u`. */
   prepare(profile: Profile, u: number): void {
     const { prepared } = this;
-    const ageKnown = this.writeSizeFreeTerms(profile, u);
-    prepared.marriedStage = compositionPattern(ageKnown, true, profile.is_homeowner !== undefined) * STAGES;
+    const age = this.writeSizeFreeTerms(profile, u);
+    prepared.marriedStage =
+      compositionPattern(age !== undefined, true, profile.is_homeowner !== undefined) * STAGES;
     prepared.married = this.logitSum(prepared.marriedStage, 0, SIZE_TERMS_AT, 0);
     prepared.oneParent = this.logitSum(prepared.marriedStage + 1, 0, SIZE_TERMS_AT, 0);
-    prepared.a = ageTerm(this.clampedAge(profile));
+    prepared.a = ageTerm(age);
     prepared.owner = ownerTerm(profile.is_homeowner);
   }
 
@@ -182,23 +183,26 @@ export class CompositionWeigher {
 
   /** P(t | known fields) for a profile whose household size is not known. */
   private weighUnknownSize(profile: Profile, u: number): void {
-    const ageKnown = this.writeSizeFreeTerms(profile, u);
-    const age = this.clampedAge(profile);
+    const age = this.writeSizeFreeTerms(profile, u);
     writeSizeTerms(ageTerm(age), sizeTerm(undefined), ownerTerm(profile.is_homeowner), this.terms, 0);
-    const marriedStage = compositionPattern(ageKnown, false, profile.is_homeowner !== undefined) * STAGES;
+    const marriedStage =
+      compositionPattern(age !== undefined, false, profile.is_homeowner !== undefined) * STAGES;
     this.weighByStages(
       this.logitSum(marriedStage, 0, COMPOSITION_TERMS, 0),
       this.logitSum(marriedStage + 1, 0, COMPOSITION_TERMS, 0),
     );
   }
 
-  /** The terms before the size's, into `terms`; returns whether the age is known. */
-  private writeSizeFreeTerms(profile: Profile, u: number): boolean {
+  /**
+   * The terms before the size's, into `terms`; returns the age they were written for, clamped to the ages
+   * the fit saw (undefined when not known).
+   */
+  private writeSizeFreeTerms(profile: Profile, u: number): number | undefined {
     const { incomeGrid } = this.tables;
     const clampedU = Math.min(Math.max(u, incomeGrid.uMin), this.uMax);
     const age = this.clampedAge(profile);
     writeSizeFreeTerms(clampedU, age, this.terms, 0);
-    return age !== undefined;
+    return age;
   }
 
   /** The profile's age clamped to the ages the fit saw, undefined when not known. */
