@@ -19,7 +19,8 @@ export const NUMERIC_ZIP_MESSAGE = `stored as a number must be a whole number fr
  * undefined for a number that cannot be a ZIP.
  */
 export function zipText(cell: string | number | bigint): string | undefined {
-  if (typeof cell === 'string') return FOUR_DIGITS.test(cell) ? `0${cell}` : cell;
+  // The length first: the regular expression on every row's ZIP took 0.1–0.2 s a million rows.
+  if (typeof cell === 'string') return cell.length === 4 && FOUR_DIGITS.test(cell) ? `0${cell}` : cell;
   const value = Number(cell);
   if (!Number.isInteger(value) || value < MIN_NUMERIC_ZIP || value > MAX_NUMERIC_ZIP) return undefined;
   return String(value).padStart(5, '0');

@@ -8,7 +8,7 @@
 export const UNKNOWN = 'unknown';
 
 /** A half-open band [from, to) of a numeric field; `to: null` means no upper bound. */
-interface Band {
+export interface Band {
   readonly label: string;
   readonly from: number;
   readonly to: number | null;
@@ -18,7 +18,7 @@ interface Band {
  * The index of the band holding `value`, or `bands.length` (UNKNOWN) for NaN (not given) or a value outside
  * every band.
  */
-function bandIndexOf(bands: readonly Band[], value: number): number {
+export function bandIndexOf(bands: readonly Band[], value: number): number {
   // A loop, not Array.prototype.findIndex: this runs for every row and dimension, and a callback was a
   // closure allocated per call.
   for (let b = 0; b < bands.length; b++) {

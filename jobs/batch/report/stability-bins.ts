@@ -10,19 +10,12 @@
  * entry in INPUT_FIELDS or OUTPUT_FIELDS; a field one of two summaries lacks is reported as such rather
  * than compared.
  */
-import { AGE_BANDS, HOUSEHOLD_SIZE_BANDS, type ScoredRows } from './cohorts.js';
+import { AGE_BANDS, type Band, bandIndexOf, HOUSEHOLD_SIZE_BANDS, type ScoredRows } from './cohorts.js';
 import type { SortedCounts } from './count-map.js';
 import type { CohortStats } from './summary-schema.js';
 
 /** The bin of rows that did not give an optional field. */
 export const NOT_GIVEN = 'not given';
-
-/** A half-open bin [from, to); `to: null` has no upper bound. */
-interface Band {
-  readonly label: string;
-  readonly from: number;
-  readonly to: number | null;
-}
 
 const bandsFromEdges = (
   edges: readonly number[],
@@ -71,33 +64,49 @@ export const PERCENTILE_BINS = Array.from({ length: 10 }, (_, i) => `${10 * i}â€
 interface NumericInput {
   readonly name: string;
   readonly bands: readonly Band[];
-  /** The row's value, NaN when not given (counted in NOT_GIVEN). */
-  readonly value: (rows: ScoredRows, k: number) => number;
+  /** The field's column, NaN where not given (counted in NOT_GIVEN). */
+  readonly column: (rows: ScoredRows) => Float64Array;
 }
 
 interface CategoricalInput {
   readonly name: string;
-  /** The row's category, null when not given (counted in NOT_GIVEN). */
-  readonly category: (rows: ScoredRows, k: number) => string | null;
+  /**
+   * Adds the first `count` rows' categories to `counts`, NOT_GIVEN where not given. A loop per field, not a
+   * category per call: with one call per row and field, the counts took 0.5 s of the main thread a
+   * million rows (Arrow â†’ Arrow, default workers), about 3 % of the job's CPU.
+   */
+  readonly countRows: (rows: ScoredRows, count: number, counts: Map<string, number>) => void;
 }
 
 const TENURE = ['renter', 'owner'];
 
+function countTexts(column: readonly (string | null)[], count: number, counts: Map<string, number>): void {
+  for (let k = 0; k < count; k++) {
+    const category = column[k] ?? NOT_GIVEN;
+    counts.set(category, (counts.get(category) ?? 0) + 1);
+  }
+}
+
+function countTenures(homeowner: Float64Array, count: number, counts: Map<string, number>): void {
+  const slots = [0, 0, 0];
+  for (let k = 0; k < count; k++) slots[Number.isNaN(homeowner[k]!) ? 2 : homeowner[k]!]! += 1;
+  [...TENURE, NOT_GIVEN].forEach((category, slot) => {
+    if (slots[slot]! > 0) counts.set(category, (counts.get(category) ?? 0) + slots[slot]!);
+  });
+}
+
 /** The input fields, in the comparison's order. */
 const NUMERIC_INPUTS: readonly NumericInput[] = [
-  { name: 'take_home', bands: INCOME_BINS, value: (rows, k) => rows.netIncome[k]! },
-  { name: 'gross_income', bands: INCOME_BINS, value: (rows, k) => rows.grossIncome[k]! },
-  { name: 'age', bands: AGE_BANDS, value: (rows, k) => rows.age[k]! },
-  { name: 'household_size', bands: HOUSEHOLD_SIZE_BANDS, value: (rows, k) => rows.householdMembers[k]! },
+  { name: 'take_home', bands: INCOME_BINS, column: (rows) => rows.netIncome },
+  { name: 'gross_income', bands: INCOME_BINS, column: (rows) => rows.grossIncome },
+  { name: 'age', bands: AGE_BANDS, column: (rows) => rows.age },
+  { name: 'household_size', bands: HOUSEHOLD_SIZE_BANDS, column: (rows) => rows.householdMembers },
 ];
 
 const CATEGORICAL_INPUTS: readonly CategoricalInput[] = [
-  {
-    name: 'tenure',
-    category: (rows, k) => (Number.isNaN(rows.homeowner[k]!) ? null : TENURE[rows.homeowner[k]!]!),
-  },
-  { name: 'state', category: (rows, k) => rows.state[k] ?? null },
-  { name: 'geo_level', category: (rows, k) => rows.geoLevel[k] ?? null },
+  { name: 'tenure', countRows: (rows, count, counts) => countTenures(rows.homeowner, count, counts) },
+  { name: 'state', countRows: (rows, count, counts) => countTexts(rows.state, count, counts) },
+  { name: 'geo_level', countRows: (rows, count, counts) => countTexts(rows.geoLevel, count, counts) },
 ];
 
 /** The fields of the comparison, inputs then outputs, with their titles for the report and the text. */
@@ -118,14 +127,6 @@ export const STABILITY_FIELDS = [
 /** Row counts per bin label, per field: `summary.bins`. */
 export type BinCounts = Record<string, Record<string, number>>;
 
-function bandIndexOf(bands: readonly Band[], value: number): number {
-  for (let b = 0; b < bands.length; b++) {
-    const band = bands[b]!;
-    if (value >= band.from && (band.to === null || value < band.to)) return b;
-  }
-  return bands.length;
-}
-
 /** The labels of a numeric field's bins in order, NOT_GIVEN last (its slot is bands.length). */
 const numericLabels = (field: NumericInput) => [...field.bands.map((band) => band.label), NOT_GIVEN];
 
@@ -137,17 +138,14 @@ export class InputBins {
   addRows(rows: ScoredRows, count: number): void {
     NUMERIC_INPUTS.forEach((field, f) => {
       const counts = this.#numeric[f]!;
+      const values = field.column(rows);
       for (let k = 0; k < count; k++) {
-        const value = field.value(rows, k);
-        counts[Number.isNaN(value) ? field.bands.length : bandIndexOf(field.bands, value)]! += 1;
+        // NaN (not given) is in no band: its slot is bands.length, NOT_GIVEN's.
+        counts[bandIndexOf(field.bands, values[k]!)]! += 1;
       }
     });
     CATEGORICAL_INPUTS.forEach((field, f) => {
-      const counts = this.#categorical[f]!;
-      for (let k = 0; k < count; k++) {
-        const category = field.category(rows, k) ?? NOT_GIVEN;
-        counts.set(category, (counts.get(category) ?? 0) + 1);
-      }
+      field.countRows(rows, count, this.#categorical[f]!);
     });
   }
 

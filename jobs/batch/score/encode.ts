@@ -160,7 +160,7 @@ export class BatchEncoder {
   ): void {
     const k = this.scored++;
     this.scoredIndex[k] = index;
-    if (this.zipColumn >= 0 && zipPadded(cellAt(this.cells, index, this.zipColumn))) this.zipsPadded++;
+    if (this.hadZerosRestored(index, demographics.zip)) this.zipsPadded++;
     this.stats.lendingIndex[k] = lending === null ? Number.NaN : lending.index;
     if (this.columns === null) this.csvRecord(index, figures, explanation, lending);
     else {
@@ -168,6 +168,15 @@ export class BatchEncoder {
       setColumns(this.columns, k, figures, explanation);
     }
     this.addStats(k, index, figures, explanation, demographics);
+  }
+
+  /**
+   * Whether the row's ZIP cell had its leading zeros restored. A restored ZIP starts with 0, so only such
+   * rows read their cell again: reading every row's took ~0.15 s a million rows (Arrow → Arrow).
+   */
+  private hadZerosRestored(index: number, zip: unknown): boolean {
+    if (this.zipColumn < 0 || typeof zip !== 'string' || !zip.startsWith('0')) return false;
+    return zipPadded(cellAt(this.cells, index, this.zipColumn));
   }
 
   private csvRecord(
