@@ -57,17 +57,17 @@ describe('ZIP coverage over HTTP', () => {
 });
 
 describe('ZIP coverage in the batch job', () => {
-  it('score, rows with 00000, 00901, 35250 and 35210: the unknown code rejected naming row and field, the others flagged and counted', async () => {
+  it('score, rows with 00000, 00901, 35250 and 35210: the unknown code rejected naming row and field, the others flagged (after an expense flag) and counted', async () => {
     const dir = await tempDir('coverage');
     const input = join(dir, 'households.csv');
     await writeFile(
       input,
-      'id,net_annual_income,zip\n1,45000,00000\n2,45000,00901\n3,45000,35250\n4,45000,35210\n',
+      'id,net_annual_income,zip,mortgage_and_rent\n1,45000,00000,\n2,45000,00901,\n3,45000,35250,\n4,45000,35210,\n5,45000,35250,100\n',
     );
     const run = await runCli(['score', input, '--out', join(dir, 'out'), '--log-level', 'warn']);
     expect(run.code).toBe(3); // finished with rejects
     const rejects = await readFile(join(dir, 'out', 'households.rejects.csv'), 'utf8');
-    expect(rejects).toContain(`1,1,45000,00000,/demographics/zip ${UNKNOWN_ZIP_MESSAGE}`);
+    expect(rejects).toContain(`1,1,45000,00000,,/demographics/zip ${UNKNOWN_ZIP_MESSAGE}`);
     const scored = (await readFile(join(dir, 'out', 'households.scored.csv'), 'utf8')).trim().split('\n');
     const header = scored[0]!.split(',');
     const cell = (line: string, column: string) => line.split(',')[header.indexOf(column)];
@@ -79,9 +79,15 @@ describe('ZIP coverage in the batch job', () => {
       ['00901', 'outside', 'ZIP_OUTSIDE_COVERAGE'],
       ['35250', 'zip3', 'ZIP_UNKNOWN'],
       ['35210', 'zip', ''],
+      // The expense flags first, then the place's.
+      ['35250', 'zip3', 'BELOW_PEERS:mortgage_and_rent;ZIP_UNKNOWN'],
     ]);
     const summary = JSON.parse(await readFile(join(dir, 'out', 'households.summary.json'), 'utf8'));
-    expect(summary.expense_flags).toEqual({ ZIP_OUTSIDE_COVERAGE: 1, ZIP_UNKNOWN: 1 });
+    expect(summary.expense_flags).toEqual({
+      'BELOW_PEERS:mortgage_and_rent': 1,
+      ZIP_OUTSIDE_COVERAGE: 1,
+      ZIP_UNKNOWN: 2,
+    });
     expect(summary.counts.rejected_by_reason).toEqual({ [`/demographics/zip ${UNKNOWN_ZIP_MESSAGE}`]: 1 });
     expect(await readFile(join(dir, 'out', 'households.report.html'), 'utf8')).toContain(
       'ZIP_OUTSIDE_COVERAGE',

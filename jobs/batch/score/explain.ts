@@ -6,12 +6,13 @@
  */
 import type { Basis } from '../../../src/contract/schemas.js';
 import type { ValidRequest } from '../../../src/contract/validate.js';
-import { expenseFlags } from '../../../src/engine/benchmark.js';
+import { expenseFlags, type Flag } from '../../../src/engine/benchmark.js';
 import { fairLendingRequest } from '../../../src/engine/fair-lending.js';
 import { type ScoreParts, statedByIndex } from '../../../src/engine/index-score.js';
-import { geoFlags, type ScoreColumns, scoreColumns } from '../../../src/engine/score-details.js';
+import { type ScoreColumns, scoreColumns } from '../../../src/engine/score-details.js';
 import type { ScoreReference } from '../../../src/engine/score-reference.js';
 import type { HouseholdFigures, LocalEngine } from '../../../src/engine/types.js';
+import { type GeoLevel, geoFlagOf } from '../../../src/geo/types.js';
 import type { ScoringOptions } from './layout.js';
 import { type LendingValues, localLending } from './lending.js';
 
@@ -63,6 +64,17 @@ export const flagText = (flags: readonly { code: string; category: string | null
   flags.map(({ code, category }) => (category === null ? code : `${code}:${category}`)).join(';');
 
 /**
+ * The `expense_flags` column: the expense flags, then the place's ZIP flag. Built from the text, not from
+ * one more array of flags: most rows have neither.
+ */
+function expenseFlagsColumn(expense: readonly Flag[], level: GeoLevel): string {
+  const text = expense.length === 0 ? '' : flagText(expense);
+  const zipFlag = geoFlagOf(level);
+  if (zipFlag === undefined) return text;
+  return text === '' ? zipFlag : `${text};${zipFlag}`;
+}
+
+/**
  * Evaluates one household. The figures are the engine's buffers (valid until its next call), but for the
  * fair-lending profile's score values, kept in `scoreValues`, which the caller owns.
  */
@@ -87,10 +99,7 @@ export function explainedFigures(
     savings_index: columns.savings_index,
     outlay_percentile: columns.outlay_percentile,
     reason_codes: columns.reason_codes,
-    expense_flags: flagText([
-      ...expenseFlags(parts, benchmarks, stated),
-      ...geoFlags(figures.geography.level),
-    ]),
+    expense_flags: expenseFlagsColumn(expenseFlags(parts, benchmarks, stated), figures.geography.level),
   };
   // Before the fair-lending profile's second evaluation, which overwrites the peers `parts` reads.
   const lending =
