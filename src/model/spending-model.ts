@@ -496,8 +496,7 @@ const NONE_EXCLUDED = new Uint8Array(CATEGORY_COUNT);
  * 2.4 MB; the shipped geography has 7,306 distinct places, counted by resolving every ZIP, once ZIP
  * rent indices, state effects and metro-size classes count: the classes add 50, urban ZIPs priced at
  * their state's parities in CBSAs of different sizes; 862 without any of them). A fixed capacity keeps
- * the factors in one array the compiler can treat as a constant; places beyond it are computed again on
- * each call (offset 0).
+ * the factors in one array allocated once; places beyond it are computed again on each call (offset 0).
  */
 export const PLACE_CAPACITY = 8192;
 
