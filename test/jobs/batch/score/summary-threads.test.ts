@@ -10,8 +10,9 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli, scoreArgs, tempDir, writeTestArtifact } from './helpers.js';
 
-/** 120 batches of 50 rows: enough for both workers and the main thread to take a share. */
-const ROWS = 6_000;
+/** 120 batches of 25 rows: enough for both workers and the main thread to take a share. */
+const ROWS = 3_000;
+const BATCH_ROWS = '25';
 
 let dir: string;
 let model: string;
@@ -44,7 +45,7 @@ async function summaryAndReport(format: string, workers: string) {
       '--workers',
       workers,
       '--batch-rows',
-      '50',
+      BATCH_ROWS,
       '--group-by',
       'household_members',
     ),
