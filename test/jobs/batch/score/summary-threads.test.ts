@@ -1,9 +1,11 @@
 /**
- * The summary does not depend on which thread scored a row: with --workers 2 the main thread scores some
- * batches (Arrow output) or none (Parquet and CSV output, main thread busy encoding or parsing) and the
- * workers the rest; with --workers 0 the main thread scores every row. Through the real binary on real
- * files, the two must write the same summary and report. A guard for any change to how the job's work is
- * dealt between threads (bench/NOTES.md lists those tried).
+ * The summary does not depend on which thread scored a row. With --workers 0 the main thread scores every
+ * row. With --workers 2 the worker pool deals the batches (the main thread scores until a worker has loaded
+ * its engine, then when every worker has two batches waiting), so who scores what depends on timing; on
+ * this input, counted once, the Parquet run's workers scored all 120 batches, the CSV run's main thread 100
+ * of them and its workers the rest, and the Arrow run's main thread all of them before a worker was ready.
+ * Through the real binary on real files, the two must write the same summary and report: a guard for any
+ * change to how the job's work is dealt between threads (bench/NOTES.md lists those tried).
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
