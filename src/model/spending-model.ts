@@ -218,8 +218,7 @@ class Prediction {
     mixTenure(tables, profile, grid, this.tenure);
     const demographic = this.demographic.of(profile, grid);
     this.needs.weighAndLift(profile, grid.u);
-    const placeAt = this.places.offsetOf(geo);
-    const included = this.writeCategories(demographic, this.places.factors, placeAt, out, excluded);
+    const included = this.writeCategories(demographic, this.places.of(geo), out, excluded);
     writeRest(tables.n, profile.net_annual_income, out);
     return included;
   }
@@ -227,13 +226,11 @@ class Prediction {
   /**
    * Each category's spending into `out`; returns the sum over the categories not excluded. Per category:
    * the renter, with-mortgage and outright-owner interpolations by income weighted by the tenure mix, times
-   * the demographic factor, the needs lift, the household-type mixture and the place's price factor
-   * (`placeFactors` from `placeAt`).
+   * the demographic factor, the needs lift, the household-type mixture and the place's price factor.
    */
   private writeCategories(
     demographic: Float64Array,
     placeFactors: Float64Array,
-    placeAt: number,
     out: Float64Array,
     excluded: Uint8Array,
   ): number {
@@ -262,7 +259,7 @@ class Prediction {
         married * typeFactors[3 * c]! +
         oneParent * typeFactors[3 * c + 1]! +
         single * typeFactors[3 * c + 2]!;
-      const value = byIncome * (demographic[c]! * lift[c]! * mixture) * placeFactors[placeAt + c]!;
+      const value = byIncome * (demographic[c]! * lift[c]! * mixture) * placeFactors[c]!;
       out[c] = value;
       // Adding +0 for an excluded category gives the same double as skipping it: a sum from +0 is never −0.
       included += excluded[c] === 1 ? 0 : value;
@@ -400,37 +397,27 @@ function writeRest(n: number, takeHome: number, out: Float64Array): void {
  * The price factors of each place, n per place, computed on first sight: a place's factors take 36 `exp`
  * calls. Kept per Geography object (the resolver shares one frozen object per distinct place) and per
  * distinct inputs (price parities, region, area, rent index, state, metro-size class), up to
- * PLACE_CAPACITY places; beyond that, computed on each call. All in one array, a place an offset in it:
- * with a Float64Array per place (each its own backing store) the model's per-row work took ~20 % longer
- * (CPU profiles of CSV → CSV, 200,000 rows, --workers 1, Node 22).
+ * PLACE_CAPACITY places; beyond that, computed on each call.
  */
 class PlaceFactors {
-  /** The kept places' factors side by side, n each, from offset n; offset 0 is scratch. */
-  readonly factors: Float64Array;
-  private readonly atByGeography = new WeakMap<Geography, number>();
-  private readonly atByInputs = new Map<string, number>();
-  private kept = 0;
+  private readonly byGeography = new WeakMap<Geography, Float64Array>();
+  private readonly byInputs = new Map<string, Float64Array>();
 
-  constructor(private readonly tables: PredictionTables) {
-    this.factors = new Float64Array((PLACE_CAPACITY + 1) * tables.n);
-  }
+  constructor(private readonly tables: PredictionTables) {}
 
-  /** Where the place's factors start in `factors`. */
-  offsetOf(geo: Geography): number {
-    const known = this.atByGeography.get(geo);
+  of(geo: Geography): Float64Array {
+    const known = this.byGeography.get(geo);
     if (known !== undefined) return known;
     const slots = placeSlots(this.tables, geo);
     const key = placeKey(this.tables, geo, slots);
-    let at = this.atByInputs.get(key);
-    if (at === undefined) {
-      at = this.kept < PLACE_CAPACITY ? ++this.kept * this.tables.n : 0;
-      writePlaceFactors(this.tables, geo, slots, this.factors, at);
-      if (at === 0) return 0;
-      this.atByInputs.set(key, at);
+    let factors = this.byInputs.get(key);
+    if (factors === undefined) {
+      factors = placeFactors(this.tables, geo, slots);
+      if (this.byInputs.size < PLACE_CAPACITY) this.byInputs.set(key, factors);
     }
     // Only an immutable place can be remembered by its object: its factors cannot go stale.
-    if (Object.isFrozen(geo) && Object.isFrozen(geo.rpp)) this.atByGeography.set(geo, at);
-    return at;
+    if (Object.isFrozen(geo) && Object.isFrozen(geo.rpp)) this.byGeography.set(geo, factors);
+    return factors;
   }
 }
 
@@ -458,14 +445,8 @@ function placeKey(tables: PredictionTables, geo: Geography, slots: PlaceSlots): 
   return `${rpp}|${slots.region}|${slots.area}|${geo.rentIndex ?? 1}|${state}|${slots.metroSize}`;
 }
 
-/** A place's price factor per category (price level, region, area, state and metro size) into `into` from `at`. */
-function writePlaceFactors(
-  tables: PredictionTables,
-  geo: Geography,
-  slots: PlaceSlots,
-  into: Float64Array,
-  at: number,
-): void {
+/** A place's price factor per category: price level, region, area, state and metro size. */
+function placeFactors(tables: PredictionTables, geo: Geography, slots: PlaceSlots): Float64Array {
   const { n, region, area, stateFactor, metroSizeFactor } = tables;
   const rpp = geo.rpp;
   const logRpp = new Float64Array(RPP_COMPONENTS.length);
@@ -478,14 +459,16 @@ function writePlaceFactors(
   const logPrice = new Float64Array(n);
   writeLogPriceFactors(logRpp, tables.rppComponent, tables.rppElasticity, tables.priceBudget, logPrice);
   const state = geo.state === null ? undefined : stateFactor.get(geo.state);
+  const factors = new Float64Array(n);
   for (let c = 0; c < n; c++) {
-    into[at + c] =
+    factors[c] =
       Math.exp(logPrice[c]!) *
       region[c * REGION_SLOTS.length + slots.region]! *
       area[c * AREA_SLOTS.length + slots.area]! *
       (state === undefined ? 1 : state[c]!) *
       (slots.metroSize === 0 ? 1 : metroSizeFactor![c * METRO_SIZE_CLASSES + slots.metroSize - 1]!);
   }
+  return factors;
 }
 
 /** `predict`'s default: no category excluded from the sum it returns. */
@@ -495,8 +478,8 @@ const NONE_EXCLUDED = new Uint8Array(CATEGORY_COUNT);
  * Room for this many places' price factors per bound prediction (a place is n doubles, 288 bytes, so
  * 2.4 MB; the shipped geography has 7,306 distinct places, counted by resolving every ZIP, once ZIP
  * rent indices, state effects and metro-size classes count: the classes add 50, urban ZIPs priced at
- * their state's parities in CBSAs of different sizes; 862 without any of them). A fixed capacity keeps
- * the factors in one array allocated once; places beyond it are computed again on each call (offset 0).
+ * their state's parities in CBSAs of different sizes; 862 without any of them). The capacity bounds the
+ * memory the kept factors take; places beyond it are computed again on each call.
  */
 export const PLACE_CAPACITY = 8192;
 
