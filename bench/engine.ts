@@ -147,8 +147,9 @@ function engineShortfall(evaluation: Throughput): string {
     `An evaluation took ${evaluation.nanosecondsPerCall.toFixed(0)} ns of CPU; the split, in ns: ${steps}. ` +
     'The model carries ZIP rent indices, state energy and metro-size effects, a price response held to the ' +
     "budget and needs that never fall as the household grows; the budget's V8-specific speed rules were " +
-    'removed, being worth less than 5 % of any figure a user sees: the evaluation is about 6 % of a batch ' +
-    "row's CPU and a few percent of an API request's (bench/NOTES.md, Engine)."
+    'removed, each worth less than 5 % of any figure a user sees: the evaluation is about an eighth of a ' +
+    "CSV row's CPU in the batch job, a quarter of an Arrow row's and a few percent of an API request's " +
+    '(bench/NOTES.md, Engine).'
   );
 }
 
