@@ -19,9 +19,8 @@ export default defineConfig({
     // Two files per core. Much of a file's time is spent waiting on child processes, servers and timeouts
     // (remote-faults.test.ts waits out slow answers and a server restart), so a second file per core fills
     // those waits; and with busy processes beside the suite, more runnable processes get the suite a larger
-    // share of the cores. On this 2-core machine npm test took 299 s quiet and 433 s beside two busy loops
-    // with four files at a time, 343 s and 438 s with three, and 371 s and 659 s with two, each then
-    // compiling everything first (vitest's default, one core less, ran one file at a time; CI took 851-897 s).
+    // share of the cores. On a 2-core machine npm test took 299 s quiet and 433 s beside two busy loops
+    // with four files at a time, 343 s and 438 s with three, and 371 s and 659 s with two.
     maxWorkers: 2 * availableParallelism(),
     projects: [
       {
